@@ -1,0 +1,17 @@
+"""citygames.core: the game-agnostic contract and machinery (see DESIGN.md)."""
+
+from .actions import Action, ActionSpace
+from .data import Assumption, load_data
+from .errors import CitygamesError, GameOptionError, IllegalActionError, RecordError
+from .events import Event, register_renderer
+from .game import SIMULTANEOUS, TERMINAL, Game, GameInfo, OptionSpec, State
+from .records import load_record, replay, save_record
+from .registry import game_class, load_game, register_game, registered_games
+from .rng import Rng
+
+__all__ = [
+    "Action", "ActionSpace", "Assumption", "load_data", "CitygamesError", "GameOptionError",
+    "IllegalActionError", "RecordError", "Event", "register_renderer", "SIMULTANEOUS", "TERMINAL",
+    "Game", "GameInfo", "OptionSpec", "State", "load_record", "replay", "save_record", "game_class",
+    "load_game", "register_game", "registered_games", "Rng",
+]

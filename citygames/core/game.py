@@ -1,0 +1,253 @@
+"""The game contract shared by every engine (names follow OpenSpiel).
+
+A ``Game`` holds immutable rules and options; ``game.new_initial_state(seed)`` returns a
+``State`` that carries everything that changes. See ``DESIGN.md`` ("The game contract").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from .actions import Action, ActionSpace
+from .errors import GameOptionError, IllegalActionError
+
+#: ``current_player()`` when the game is over (OpenSpiel's kTerminalPlayerId).
+TERMINAL = -4
+#: ``current_player()`` when several seats move at once (OpenSpiel's kSimultaneousPlayerId).
+SIMULTANEOUS = -2
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One game option.
+
+    Attributes:
+        name: option name as passed to ``load_game``.
+        default: value used when the option is not given.
+        doc: one-line description.
+        choices: allowed values, or ``None`` when ``min``/``max`` bound an int.
+        min, max: inclusive bounds for int options.
+    """
+
+    name: str
+    default: Any
+    doc: str
+    choices: tuple | None = None
+    min: int | None = None
+    max: int | None = None
+
+    def check(self, value: Any) -> Any:
+        """Return ``value`` converted to the option's type; ``GameOptionError`` if not allowed."""
+        if isinstance(self.default, bool):
+            if isinstance(value, str):
+                low = value.lower()
+                if low in ("1", "true", "yes", "on"):
+                    value = True
+                elif low in ("0", "false", "no", "off"):
+                    value = False
+            if not isinstance(value, bool):
+                raise GameOptionError(f"option {self.name} must be true or false, got {value!r}")
+            return value
+        if isinstance(self.default, int):
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                raise GameOptionError(f"option {self.name} must be an integer, got {value!r}") from None
+            if (self.min is not None and value < self.min) or (self.max is not None and value > self.max):
+                raise GameOptionError(f"option {self.name} must be between {self.min} and {self.max}, got {value}")
+        if self.choices is not None and value not in self.choices:
+            raise GameOptionError(f"option {self.name} must be one of {list(self.choices)}, got {value!r}")
+        return value
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """What a game is: id, name, player range, options and flags.
+
+    ``utility_sum`` is the constant sum of ``returns()`` at the end (1.0: the winner gets 1,
+    everybody else 0).
+    """
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[OptionSpec, ...] = ()
+    hidden_information: bool = False
+    simultaneous_moves: bool = False
+    chance: bool = False
+    min_utility: float = 0.0
+    max_utility: float = 1.0
+    utility_sum: float = 1.0
+    version: str = "1"
+    extra: dict = field(default_factory=dict)
+
+    def resolve_options(self, given: dict) -> dict:
+        """Defaults overlaid with ``given``; ``GameOptionError`` on unknown names or bad values."""
+        specs = {o.name: o for o in self.options}
+        unknown = sorted(set(given) - set(specs))
+        if unknown:
+            raise GameOptionError(
+                f"unknown option(s) {', '.join(unknown)} for {self.id}; known: {', '.join(specs)}")
+        return {name: spec.check(given[name]) if name in given else spec.default for name, spec in specs.items()}
+
+
+class Game:
+    """Immutable rules plus resolved options. Subclasses set ``info`` and ``action_space``.
+
+    Attributes:
+        info: the ``GameInfo``.
+        options: resolved option values (dict).
+        action_space: the ``ActionSpace`` (stable integer encoding of every action).
+    """
+
+    info: GameInfo
+    action_space: ActionSpace
+
+    def __init__(self, options: dict | None = None):
+        self.options = self.info.resolve_options(options or {})
+
+    @property
+    def id(self) -> str:
+        return self.info.id
+
+    @property
+    def num_players(self) -> int:
+        return int(self.options.get("num_players", self.info.min_players))
+
+    @property
+    def num_distinct_actions(self) -> int:
+        """Size of the integer action space: every id is in ``[0, num_distinct_actions)``."""
+        return len(self.action_space)
+
+    def encode(self, action: Action) -> int:
+        """Stable integer id of ``action``."""
+        return action.id
+
+    def decode(self, action_id: int) -> Action:
+        """The ``Action`` with this id; ``ValueError`` if out of range."""
+        return self.action_space.decode(action_id)
+
+    def new_initial_state(self, seed: int = 0) -> "State":  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def state_from_dict(self, data: dict) -> "State":  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def evaluate(self, state: "State", player: int) -> float:
+        """Heuristic value of ``state`` for ``player`` (higher is better), used by the greedy bot."""
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.options})"
+
+    def __reduce__(self):
+        return (_rebuild_game, (self.info.id, self.options))
+
+
+def _rebuild_game(game_id: str, options: dict) -> Game:
+    from .registry import load_game
+    return load_game(game_id, **options)
+
+
+class State:
+    """Everything that changes during one game. Subclasses implement the abstract methods.
+
+    Common attributes: ``game``, ``seed``, ``history`` (list of applied action ids) and ``log``
+    (list of ``Event``).
+    """
+
+    game: Game
+    seed: int
+    history: list
+    log: list
+
+    # --- turn structure ---------------------------------------------------------------
+    def current_player(self) -> int:
+        """The seat to move, ``TERMINAL`` at the end, ``SIMULTANEOUS`` if several seats move."""
+        raise NotImplementedError
+
+    def players_to_move(self) -> tuple[int, ...]:
+        """Seats that must act now (empty at the end)."""
+        p = self.current_player()
+        return () if p == TERMINAL else (p,)
+
+    def is_terminal(self) -> bool:
+        raise NotImplementedError
+
+    # --- actions ------------------------------------------------------------------------
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        """Legal actions of ``player`` (default: the player to move); ``[]`` if none or terminal."""
+        raise NotImplementedError
+
+    def apply_action(self, action: Action | int) -> None:
+        """Apply a legal action; ``IllegalActionError`` (state unchanged) otherwise."""
+        raise NotImplementedError
+
+    def action_to_string(self, action: Action | int) -> str:
+        """The action described in the current context (price, penalty, ...)."""
+        return str(self._as_action(action))
+
+    def _as_action(self, action: Action | int) -> Action:
+        space = self.game.action_space
+        if isinstance(action, Action):
+            if 0 <= action.id < len(space.table) and space.table[action.id].kind == action.kind:
+                return space.table[action.id]
+            raise IllegalActionError("not an action of this game", action)
+        try:
+            return space.decode(action)
+        except ValueError:
+            raise IllegalActionError("not an action of this game", action) from None
+
+    # --- outcome ----------------------------------------------------------------------
+    def returns(self) -> list[float]:
+        """Per-seat utility: at the end 1.0 for the winner and 0.0 for the others; all 0 before."""
+        raise NotImplementedError
+
+    def scores(self) -> list[int]:
+        """Per-seat game score (the game's victory points) as it stands."""
+        raise NotImplementedError
+
+    def ranking(self) -> list[int]:
+        """Seats from first to last place, tie-breaks applied."""
+        raise NotImplementedError
+
+    def score_breakdown(self, seat: int) -> dict[str, int]:
+        """The seat's score by category; the values sum to ``scores()[seat]``."""
+        raise NotImplementedError
+
+    # --- information --------------------------------------------------------------------
+    def observation(self, seat: int | None) -> dict:
+        """JSON-ready view of exactly what ``seat`` may see (``None``: a spectator)."""
+        raise NotImplementedError
+
+    def resample(self, seat: int, rng) -> "State":
+        """A copy whose hidden parts are redrawn consistently with ``seat``'s observation."""
+        raise NotImplementedError
+
+    def clone(self) -> "State":
+        raise NotImplementedError
+
+    def to_dict(self) -> dict:
+        """The full state as JSON-ready data (server side only: it contains hidden parts)."""
+        raise NotImplementedError
+
+    def log_for(self, seat: int | None, start: int = 0) -> list:
+        """Events from index ``start`` on that ``seat`` may see."""
+        return [e for e in self.log[start:] if e.visible(seat)]
+
+    # --- records ------------------------------------------------------------------------
+    def record(self) -> dict:
+        """The game record ``{game, version, options, seed, actions}``; replaying it rebuilds this state."""
+        return {
+            "game": self.game.info.id,
+            "version": self.game.info.version,
+            "options": dict(self.game.options),
+            "seed": self.seed,
+            "actions": list(self.history),
+        }
+
+    def apply_actions(self, actions: Sequence[Action | int]) -> None:
+        for a in actions:
+            self.apply_action(a)

@@ -1,0 +1,55 @@
+"""The registry of games: ``load_game("the_capitals", num_players=4)``."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Callable
+
+from .errors import GameOptionError
+from .game import Game
+
+_FACTORIES: dict[str, Callable[..., Game]] = {}
+#: game id -> module that registers it when imported
+_BUILTIN = {
+    "the_capitals": "citygames.games.the_capitals",
+}
+_CACHE: dict[tuple, Game] = {}
+
+
+def register_game(game_id: str, factory: Callable[..., Game]) -> None:
+    """Register ``factory(**options) -> Game`` under ``game_id``."""
+    _FACTORIES[game_id] = factory
+
+
+def registered_games() -> list[str]:
+    """Ids of every game citygames knows."""
+    return sorted(set(_FACTORIES) | set(_BUILTIN))
+
+
+def _factory(game_id: str) -> Callable[..., Game]:
+    if game_id not in _FACTORIES and game_id in _BUILTIN:
+        importlib.import_module(_BUILTIN[game_id])
+    try:
+        return _FACTORIES[game_id]
+    except KeyError:
+        raise GameOptionError(
+            f"unknown game {game_id!r}; known games: {', '.join(registered_games())}") from None
+
+
+def game_class(game_id: str):
+    """The registered factory (usually the ``Game`` subclass) of ``game_id``."""
+    return _factory(game_id)
+
+
+def load_game(game_id: str, **options) -> Game:
+    """The ``Game`` ``game_id`` with ``options`` (unknown or bad options raise ``GameOptionError``).
+
+    Games are immutable, so equal requests share one instance.
+    """
+    factory = _factory(game_id)
+    key = (game_id, tuple(sorted(options.items())))
+    game = _CACHE.get(key)
+    if game is None:
+        game = factory(**options)
+        _CACHE[key] = game
+    return game

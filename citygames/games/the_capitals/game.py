@@ -1,0 +1,167 @@
+"""The Capitals (Boaventura, Mercury Games 2013): the ``Game`` object — rules, options, action space.
+
+Base game for 3-5 players (HU, IT rulebooks; ``shared/reference/the_capitals.md``).
+"""
+
+from __future__ import annotations
+
+from citygames.core.actions import ActionSpace
+from citygames.core.game import Game, GameInfo, OptionSpec
+
+from .components import Components, components
+
+INFO = GameInfo(
+    id="the_capitals",
+    name="The Capitals",
+    min_players=3,
+    max_players=5,
+    options=(OptionSpec("num_players", 4, "number of players (3-5)", min=3, max=5),),
+    hidden_information=True,   # the order of the era decks
+    simultaneous_moves=False,
+    chance=True,               # initiative order and deck order at setup
+    version="1",
+)
+
+
+def _xy(c: Components, slot: int) -> tuple[int, int]:
+    g = c.grid
+    o = g // 2
+    return slot % g - o, slot // g - o
+
+
+def _corner_xy(c: Components, isect: int) -> tuple[int, int]:
+    g = c.grid + 1
+    o = c.grid // 2
+    return isect % g - o, isect // g - o
+
+
+class TheCapitals(Game):
+    """The Capitals. ``load_game("the_capitals", num_players=4)``.
+
+    Attributes beyond ``Game``:
+        components: compiled component data (shared).
+        origin: grid slot of each city's Hotel (the City Hall is at ``origin + 1``).
+        neighbours: per slot, the frozenset of its 8 surrounding slots.
+        isect_slots: per construction-token corner, the 4 slots around it.
+        slot_corners: per slot, its 4 corners.
+        plant_supply: per level, the indices of the plants used at this player count, best first.
+        politics_spaces: initiative spaces (0-based) usable in the politics phase.
+        off: action-kind offsets into ``action_space.table``.
+    """
+
+    info = INFO
+
+    def __init__(self, **options):
+        super().__init__(options)
+        c = self.components = components()
+        n = self.num_players
+        g = c.grid
+        self.origin = (g // 2) * g + g // 2
+        self.neighbours, self.isect_slots, self.slot_corners = _GEOMETRY_CACHE.get(g) or _geometry(g)
+        supply: list[tuple] = [()] * (c.max_plant_level + 2)
+        for level in range(2, c.max_plant_level + 1):
+            supply[level] = tuple(p.idx for p in c.plants if p.level == level and p.players <= max(n, 3))
+        self.plant_supply = tuple(supply)
+        self.politics_spaces = c.usable_spaces(n, politics=True)
+        self.action_space = _action_space(c)
+        self.off = self.action_space.offsets
+
+    def new_initial_state(self, seed: int = 0):
+        """A new game: setup done from ``seed`` (random initiative and deck order), first decision pending."""
+        from .state import CapitalsState
+        s = CapitalsState.__new__(CapitalsState)
+        s._setup(self, int(seed))
+        return s
+
+    def state_from_dict(self, data: dict):
+        from .state import CapitalsState
+        return CapitalsState.from_dict(self, data)
+
+    def evaluate(self, state, player: int) -> float:
+        from .evaluation import evaluate
+        return evaluate(state, player)
+
+    def render_text(self, state, seat) -> str:
+        from .render import render_text
+        return render_text(state, seat)
+
+    def describe_rules(self, assumptions: bool = False) -> str:
+        from .render import describe_rules
+        return describe_rules(self, assumptions)
+
+    def xy(self, slot: int) -> tuple[int, int]:
+        """City coordinates of a slot: the Hotel is (0, 0), the City Hall (1, 0); y grows downwards."""
+        return _xy(self.components, slot)
+
+    def corner_xy(self, isect: int) -> tuple[int, int]:
+        """Coordinates of a corner: corner (0, 0) is the Hotel's top-left corner."""
+        return _corner_xy(self.components, isect)
+
+    def slot_at(self, x: int, y: int) -> int:
+        """Slot id of city coordinates ``(x, y)``."""
+        g = self.components.grid
+        o = g // 2
+        return (y + o) * g + x + o
+
+
+_GEOMETRY_CACHE: dict = {}
+
+
+def _geometry(g: int):
+    nb = []
+    for s in range(g * g):
+        x, y = s % g, s // g
+        out = []
+        for dy in (-1, 0, 1):
+            for dx in (-1, 0, 1):
+                if (dx or dy) and 0 <= x + dx < g and 0 <= y + dy < g:
+                    out.append((y + dy) * g + x + dx)
+        nb.append(frozenset(out))
+    gi = g + 1
+    isect = []
+    for i in range(gi * gi):
+        ix, iy = i % gi, i // gi
+        sl = []
+        for sx, sy in ((ix - 1, iy - 1), (ix, iy - 1), (ix - 1, iy), (ix, iy)):
+            if 0 <= sx < g and 0 <= sy < g:
+                sl.append(sy * g + sx)
+        isect.append(tuple(sl))
+    corners = []
+    for s in range(g * g):
+        x, y = s % g, s // g
+        corners.append((y * gi + x, y * gi + x + 1, (y + 1) * gi + x, (y + 1) * gi + x + 1))
+    res = (tuple(nb), tuple(isect), tuple(corners))
+    _GEOMETRY_CACHE[g] = res
+    return res
+
+
+_SPACE_CACHE: dict = {}
+
+
+def _action_space(c: Components) -> ActionSpace:
+    space = _SPACE_CACHE.get(id(c))
+    if space is not None:
+        return space
+    g = c.grid
+    tiles = c.tiles
+
+    def slot_text(verb):
+        return lambda s: f"{verb} ({_xy(c, s)[0]}, {_xy(c, s)[1]})"
+
+    kinds = [
+        ("initiative", len(c.init_cost), lambda k: f"initiative space {k + 1}"),
+        ("take", len(tiles), lambda i: f"take {tiles[i].name}"),
+        ("place", g * g, slot_text("build at")),
+        ("activate", g * g, slot_text("activate the tile at")),
+        ("tourist", len(c.colors), lambda k: f"use the {c.colors[k]} tourist"),
+        ("pay_cubes", 1, lambda _: "pay the rest with energy cubes"),
+        ("end_activations", 1, lambda _: "end activations"),
+        ("upgrade", 1, lambda _: "upgrade the power plant"),
+        ("decline", 1, lambda _: "decline"),
+        ("free_activate", g * g, slot_text("activate for free the tile at")),
+        ("move_token", (g + 1) * (g + 1),
+         lambda i: f"move the construction token to corner ({_corner_xy(c, i)[0]}, {_corner_xy(c, i)[1]})"),
+    ]
+    space = ActionSpace(kinds)
+    _SPACE_CACHE[id(c)] = space
+    return space

@@ -1,0 +1,98 @@
+"""The Capitals: what each seat may see (``state.observation(seat)``).
+
+Public: every track, city, plant, tourist, the projects area, the initiative track, the number
+of tiles left in each era deck. Hidden: the order of the decks (from everybody) and, because
+prestige tokens are kept face down (HU "Tekintélypont szerzése", §1), the prestige total of the
+other seats until the game ends.
+"""
+
+from __future__ import annotations
+
+from .components import CUBES, CULTURE, EMP, LEVEL, MONEY, NT, POP, PRESTIGE, PROG, PS
+from .state import P_END, PHASE_NAMES, STEP_NAMES
+
+
+def observation(state, seat: int | None) -> dict:
+    """JSON-ready dict of what ``seat`` (``None``: spectator) may see.
+
+    Shape: ``{"game", "seat", "num_players", "round", "era", "phase", "step", "current_player",
+    "initiative": [seat|None per space], "order": [seats], "projects": [[tile ids] per row],
+    "row_prices", "deck_sizes": {era: n}, "plants_left": {level: [cubes, ...]},
+    "highest_culture": seat|None, "pending": {...}, "players": [per seat dict], "terminal"}``.
+    Coordinates are city coordinates (Hotel at (0, 0)).
+    """
+    game = state.game
+    c = state.c
+    t = state.t
+    n = state.n
+    tiles = c.tiles
+    over = state.phase == P_END
+    players = []
+    for p in range(n):
+        base = p * NT
+        city = []
+        for s, x in sorted(state.city[p].items()):
+            xx, yy = game.xy(s)
+            city.append({"x": xx, "y": yy, "tile": tiles[x].id, "cubes": state.cubes_on[p].get(s, 0)})
+        tourists = []
+        for col in range(n):
+            if state.t_host[col] == p:
+                sl = state.t_slot[col]
+                tourists.append({"color": c.colors[col], "owner": col,
+                                 "on": list(game.xy(sl)) if sl >= 0 else None, "used": state.t_used[col]})
+        plant = c.plants[state.plant[p]]
+        players.append({
+            "seat": p, "color": c.colors[p],
+            "money": t[base + MONEY], "culture": t[base + CULTURE], "employment": t[base + EMP],
+            "population": t[base + POP], "public_service": t[base + PS],
+            "progress": t[base + PROG] % c.loop, "progress_total": t[base + PROG],
+            "plant": {"level": t[base + LEVEL], "cubes": t[base + CUBES], "activations": plant.activations,
+                      "printed_cubes": plant.cubes},
+            "prestige": t[base + PRESTIGE] if (over or seat == p) else None,
+            "initiative_space": state.space[p] + 1,
+            "city": city,
+            "construction_tokens": [list(game.corner_xy(i)) for i in state.tokens[p]],
+            "tourists": tourists,
+            "pending_upgrades": state.upg[p],
+        })
+    initiative = [None] * len(c.init_cost)
+    for p in range(n):
+        initiative[state.space[p]] = p
+    pending = {}
+    if state.ctx_tile >= 0:
+        pending["tile"] = tiles[state.ctx_tile].id
+    if state.step in (6, 7, 8):  # pay / free / token
+        pending["slot"] = list(game.xy(state.ctx_slot)) if state.step != 8 else state.ctx_slot
+    if state.ctx_rem >= 0:
+        pending["remaining_cost"] = state.ctx_rem
+    if state.phase == 2 and state.exec_active:
+        pending["activations_left"] = state.acts_left
+        pending["activations_made"] = state.acts_made
+    if state.phase == 0:
+        pending["chosen_spaces"] = [s + 1 if s >= 0 else None for s in state.new_space]
+    plants_left = {}
+    for level in range(2, c.max_plant_level + 1):
+        sup = game.plant_supply[level]
+        plants_left[str(level)] = [c.plants[i].cubes for i in sup[state.plant_ptr[level]:]]
+    cur = state.current_player()
+    return {
+        "game": game.info.id,
+        "seat": seat,
+        "num_players": n,
+        "round": state.round,
+        "era": c.era_of_round[state.round],
+        "phase": PHASE_NAMES[state.phase],
+        "step": STEP_NAMES[state.step] if not over else "game over",
+        "current_player": cur if cur >= 0 else None,
+        "initiative": initiative,
+        "order": list(state.order),
+        "projects": [[tiles[x].id for x in row] for row in state.projects],
+        "row_prices": list(c.row_prices),
+        "deck_sizes": {str(e): len(state.decks[e]) for e in (1, 2, 3)},
+        "plants_left": plants_left,
+        "highest_culture": state.hc if state.hc >= 0 else None,
+        "pending": pending,
+        "players": players,
+        "terminal": over,
+        "scores": state.scores() if over else None,
+    }

@@ -1,0 +1,358 @@
+"""The Capitals as text: action descriptions, log sentences, tile effect texts, the board for the
+terminal, and the rules summary of ``citygames rules the_capitals``."""
+
+from __future__ import annotations
+
+from citygames.core.events import register_renderer
+
+from .components import (CUBES, CULTURE, EMP, LEVEL, MONEY, NT, POP, PRESTIGE, PROG, PS, TRACK_NAMES, TYPE_NAMES,
+                         components)
+
+SHORT = {"money": "$", "culture": "culture", "employment": "employment", "population": "population",
+         "public_service": "public service", "progress": "progress", "prestige": "prestige",
+         "cubes": "energy cubes", "plant_level": "plant level"}
+TYPE_STYLE = {"housing": "yellow", "industry": "bright_black", "commerce": "green", "tourism": "magenta",
+              "public": "cyan"}
+COLOR_STYLE = {"green": "green", "red": "red", "blue": "blue", "purple": "magenta", "black": "white"}
+
+
+def color_name(p) -> str:
+    if p is None or p < 0:
+        return "nobody"
+    return components().colors[p].capitalize()
+
+
+def amount(track: str, v: int) -> str:
+    """``amount("money", -12)`` -> ``"-$12"``; ``amount("culture", 3)`` -> ``"+3 culture"``."""
+    sign = "+" if v >= 0 else "-"
+    if track == "money":
+        return f"{sign}${abs(v)}"
+    return f"{sign}{abs(v)} {SHORT.get(track, track)}"
+
+
+def gains_text(gains) -> str:
+    """Compiled gains ``((track, amount), ...)`` as ``"+1 progress, +2 employment"``."""
+    return ", ".join(amount(TRACK_NAMES[tr], v) for tr, v in gains)
+
+
+def changes_text(changes: dict) -> str:
+    order = ("progress", "population", "employment", "culture", "public_service", "money", "cubes", "plant_level",
+             "prestige")
+    return ", ".join(amount(k, changes[k]) for k in order if changes.get(k))
+
+
+# --- tile effect text ---------------------------------------------------------------------------
+def _cond_text(cd) -> str:
+    what = {"money": "$", "culture": "culture", "employment": "employment", "population": "population",
+            "public_service_above_zero": "public service above 0", "players_ahead_culture": "city ahead on culture",
+            "plant_level": "plant level", "plant_cubes": "energy cubes on the plant"}.get(cd.per)
+    if cd.per == "tiles":
+        what = cd.match.describe()
+    per = f"{cd.n} {what}" if cd.n > 1 else what
+    return f"{gains_text(cd.gains)} per {per}"
+
+
+def tile_effect_text(tile) -> str:
+    """A tile's effects in one line, e.g. ``"Build: +2 progress, +2 culture. Construction: ..."``."""
+    parts = []
+    imm = []
+    if tile.imm:
+        imm.append(gains_text(tile.imm))
+    imm.extend(_cond_text(cd) for cd in tile.cond)
+    if imm:
+        parts.append("Build: " + "; ".join(imm))
+    if tile.has_activation:
+        parts.append(f"Activate ({tile.cubes} printed cube{'s' if tile.cubes != 1 else ''}): " + activation_text(tile))
+    for eff in tile.construction:
+        where = "adjacent" if eff.adjacent else "in the city"
+        parts.append(f"Construction: {gains_text(eff.gains)} per {eff.match.describe()} {where}")
+    for m, gains in tile.perm_adjacent:
+        what = f"adjacent {m.describe()}" if m else "adjacent tile"
+        parts.append(f"Permanent: {gains_text(gains)} when an {what} is activated".replace("an adjacent", "an adjacent"))
+    if tile.perm_upgrade:
+        parts.append(f"Permanent: {gains_text(tile.perm_upgrade)} per power-plant upgrade")
+    for eff in tile.end_game:
+        where = "adjacent" if eff.adjacent else "in the city"
+        parts.append(f"End: {gains_text(eff.gains)} per {eff.match.describe()} {where}")
+    return ". ".join(parts) if parts else "no effect"
+
+
+def activation_text(tile) -> str:
+    """The activation effect alone, e.g. ``"-1 culture → +$7"``."""
+    act = []
+    if tile.act_cost:
+        act.append(gains_text([(tr, -v) for tr, v in tile.act_cost]) + " →")
+    if tile.act_gain:
+        act.append(gains_text(tile.act_gain))
+    act.extend(_cond_text(cd) for cd in tile.act_cond)
+    if tile.act_free_adjacent:
+        act.append("activate an adjacent tile for free")
+    return " ".join(act)
+
+
+def tile_label(tile) -> str:
+    dens = f" {tile.density_name}-density" if tile.density_name else ""
+    return f"{tile.name} ({tile.type_name}{dens})"
+
+
+# --- actions in context -------------------------------------------------------------------------
+def _loans_note(state, p, amount_: int) -> str:
+    c = state.c
+    m = state.t[p * NT + MONEY]
+    need = amount_ + c.min_money - m
+    if amount_ <= 0 or need <= 0:
+        return ""
+    k = -(-need // c.loan_money)
+    return f"; {k} loan{'s' if k > 1 else ''}: {k * c.loan_prestige} prestige"
+
+
+def describe_action(state, a) -> str:
+    """The action in the current context: what it costs and what rule it breaks."""
+    game = state.game
+    c = state.c
+    p = state.player
+    kind = a.kind
+    if kind == "initiative":
+        cost = state.politics_cost(p, a.arg)
+        return (f"initiative space {a.arg + 1} (${c.init_cost[a.arg]}, ×{c.init_mult[a.arg]}): pay ${cost}"
+                + _loans_note(state, p, cost))
+    if kind == "take":
+        tile = c.tiles[a.arg]
+        r = state.row_of(a.arg)
+        price = c.row_prices[r] if r >= 0 else 0
+        pay = f"pay ${price}" + _loans_note(state, p, price) if price else "free"
+        return f"take {tile_label(tile)} from the ${price} row ({pay})"
+    if kind == "place":
+        x, y = game.xy(a.arg)
+        if state.ctx_tile < 0:
+            return f"build at ({x}, {y})"
+        ra, rb = state.broken_rules(p, state.ctx_tile, a.arg)
+        notes = []
+        if ra:
+            notes.append("not at a construction token (rule A)")
+        if rb:
+            notes.append("not next to a tile of its type (rule B)")
+        pen = (ra + rb) * c.placement_penalty
+        extra = f" — {' and '.join(notes)}: {pen} prestige" if notes else ""
+        return f"build {c.tiles[state.ctx_tile].name} at ({x}, {y}){extra}"
+    if kind in ("activate", "free_activate"):
+        x, y = game.xy(a.arg)
+        sid = state.city[p].get(a.arg)
+        if sid is None:
+            return str(a)
+        tile = c.tiles[sid]
+        if kind == "free_activate":
+            return f"activate {tile.name} at ({x}, {y}) for free"
+        cost = state.activation_cost(p, a.arg)
+        return f"activate {tile.name} at ({x}, {y}) for {cost} cube{'s' if cost != 1 else ''}: {activation_text(tile)}"
+    if kind == "tourist":
+        sl = state.t_slot[a.arg]
+        where = "beside the city" if sl < 0 else f"from {c.tiles[state.city[p][sl]].name}"
+        return f"pay 1 cube with the {c.colors[a.arg]} tourist ({where})"
+    if kind == "pay_cubes":
+        return f"pay the remaining {state.ctx_rem} with energy cubes (plant holds {state.t[p * NT + CUBES]})"
+    if kind == "end_activations":
+        if state.acts_made == 0 and c.no_activation_reward:
+            return f"end activations without activating ({gains_text(c.no_activation_reward)})"
+        return "end activations"
+    if kind == "upgrade":
+        plant = state.next_plant(p)
+        return f"upgrade the power plant to level {plant.level} (+{plant.cubes} energy cubes)"
+    if kind == "decline":
+        return {4: "keep the current power plant (no upgrade)", 7: "do not use the free activation",
+                8: "leave the construction token where it is"}.get(state.step, "decline")
+    if kind == "move_token":
+        x, y = game.corner_xy(a.arg)
+        return f"move the construction token to corner ({x}, {y})"
+    return str(a)
+
+
+# --- log sentences ------------------------------------------------------------------------------
+def _r(kind):
+    def deco(fn):
+        register_renderer("capitals." + kind, fn)
+        return fn
+    return deco
+
+
+def _tile_name(tid: str) -> str:
+    return components().tile_by_id[tid].name
+
+
+def _loans(n: int) -> str:
+    return f" ({n} loan{'s' if n > 1 else ''}, {-n} prestige)" if n else ""
+
+
+@_r("setup")
+def _setup(e):
+    order = ", ".join(color_name(p) for p in e.data["order"])
+    pays = ", ".join(f"{color_name(p)} ${v}" for p, v in enumerate(e.data["paid"]))
+    return f"Setup: initiative order {order}; each pays the $ above its marker ({pays})."
+
+
+@_r("round")
+def _round(e):
+    return f"Round {e.data['round']} begins (era {'I' * e.data['era']})."
+
+
+@_r("politics")
+def _politics(e):
+    return f"{color_name(e.player)} takes initiative space {e.data['space'] + 1} and pays ${e.data['paid']}{_loans(e.data['loans'])}."
+
+
+@_r("take")
+def _take(e):
+    price = e.data["price"]
+    how = f"for ${price}{_loans(e.data['loans'])}" if price else "for free"
+    return f"{color_name(e.player)} takes {_tile_name(e.data['tile'])} from the projects area {how}."
+
+
+@_r("build")
+def _build(e):
+    from .game import _xy
+    x, y = _xy(components(), e.data["slot"])
+    bits = []
+    if e.data.get("rule_a"):
+        bits.append("away from its construction tokens")
+    if e.data.get("rule_b"):
+        bits.append("away from tiles of its type")
+    pen = f", {' and '.join(bits)}" if bits else ""
+    ch = changes_text(e.data["changes"])
+    return f"{color_name(e.player)} builds {_tile_name(e.data['tile'])} at ({x}, {y}){pen}: {ch or 'no change'}."
+
+
+@_r("tourism")
+def _tourism(e):
+    d = e.data
+    lvl = f" (attraction level {d['level']})" if d.get("level") else ""
+    moved = "; ".join(f"the {color_name(col).lower()} tourist goes to {color_name(h)}" for col, h in d["moved"])
+    return (f"Tourism: {color_name(e.player)} has the highest culture{lvl}; {color_name(d['lowest'])} has the lowest. "
+            + (moved + "." if moved else "Tourists stay where they are."))
+
+
+@_r("activate")
+def _activate(e):
+    from .game import _xy
+    d = e.data
+    x, y = _xy(components(), d["slot"])
+    how = "for free" if d.get("free") else ""
+    ch = changes_text(d["changes"])
+    return f"{color_name(e.player)} activates {_tile_name(d['tile'])} at ({x}, {y}){' ' + how if how else ''}{_loans(d.get('loans', 0))}: {ch or 'no change'}."
+
+
+@_r("no_activation")
+def _noact(e):
+    rew = ", ".join(amount(k, v) for k, v in e.data["reward"].items()) if isinstance(e.data["reward"], dict) else ""
+    return f"{color_name(e.player)} makes no activation and gains {rew}."
+
+
+@_r("end_activations")
+def _endact(e):
+    return f"{color_name(e.player)} ends the executive phase after {e.data['made']} activation{'s' if e.data['made'] != 1 else ''}."
+
+
+@_r("upgrade")
+def _upgrade(e):
+    return f"{color_name(e.player)} upgrades the power plant to level {e.data['level']} (+{e.data['plant_cubes']} energy cubes)."
+
+
+@_r("upgrade_declined")
+def _updecl(e):
+    return f"{color_name(e.player)} declines a power-plant upgrade."
+
+
+@_r("upgrade_lost")
+def _uplost(e):
+    return f"{color_name(e.player)} reaches the upgrade space but no plant above level {e.data['level']} is left."
+
+
+@_r("token")
+def _token(e):
+    from .game import _corner_xy
+    x, y = _corner_xy(components(), e.data["to"])
+    return f"{color_name(e.player)} moves a construction token to corner ({x}, {y})."
+
+
+@_r("admin")
+def _admin(e):
+    gone = e.data["discarded"]
+    return "Administration: the projects rows shift" + (
+        f"; {', '.join(_tile_name(t) for t in gone)} leave{'s' if len(gone) == 1 else ''} the game." if gone else ".")
+
+
+@_r("refill")
+def _refill(e):
+    tiles = e.data["tiles"]
+    if not tiles:
+        return f"No era {'I' * e.data['era']} tile is drawn."
+    return f"New era {'I' * e.data['era']} projects: {', '.join(_tile_name(t) for t in tiles)}."
+
+
+@_r("expo")
+def _expo(e):
+    d = e.data
+    return (f"World Expo (era {'I' * d['era']}), {color_name(e.player)}: employment {d['employment']} "
+            f"{d['employment_prestige']:+d} prestige; unemployment {d['unemployment']} {d['unemployment_prestige']:+d}; "
+            f"public service {d['public_service']} moves progress {d['progress']:+d}, rank {d['public_service_rank']} "
+            f"{d['public_service_prestige']:+d} prestige.")
+
+
+@_r("clear_cubes")
+def _clear(e):
+    return "Energy cubes on buildings return to the supply (tourists stay)."
+
+
+@_r("final_payment")
+def _finalpay(e):
+    return f"{color_name(e.player)} pays ${e.data['paid']} for its initiative space one last time{_loans(e.data['loans'])}."
+
+
+@_r("final_scoring")
+def _finalscore(e):
+    d = e.data
+    return (f"Final scoring, {color_name(e.player)}: end-game tiles {d['end_tiles']:+d}, cubes {d['cubes']:+d}, "
+            f"money {d['money']:+d}, culture {d['culture']:+d}, progress {d['progress']:+d} → {d['prestige']} prestige.")
+
+
+@_r("game_end")
+def _gameend(e):
+    d = e.data
+    winner = d["ranking"][0]
+    scores = ", ".join(f"{color_name(p)} {d['scores'][p]}" for p in d["ranking"])
+    return f"Game over: {color_name(winner)} wins and hosts the World Expo ({scores})."
+
+
+# --- the board for the terminal -----------------------------------------------------------------
+def render_text(state, seat) -> str:
+    """The board as rich-markup text: tracks, initiative, projects area and each city as a grid."""
+    from .board_text import board_text
+    return board_text(state, seat)
+
+
+# --- rules summary ------------------------------------------------------------------------------
+def describe_rules(game, assumptions: bool = False) -> str:
+    """Components, options and (with ``assumptions``) every value no source confirms."""
+    c = game.components
+    lines = [f"{game.info.name} (game id {game.info.id}), {game.info.min_players}-{game.info.max_players} players",
+             "", "Options:"]
+    for o in game.info.options:
+        rng = f" [{o.min}-{o.max}]" if o.min is not None else ""
+        lines.append(f"  {o.name} = {game.options[o.name]} (default {o.default}){rng}: {o.doc}")
+    if assumptions:
+        lines += ["", f"Values no source confirms ({len(c.assumptions)}), with their status and source:"]
+        for a in c.assumptions:
+            lines.append(f"  {a.file}:{a.path} = {a.value!r}  [{a.status}] {a.source}")
+        return "\n".join(lines)
+    lines += ["", f"{c.rounds} rounds in 3 eras; World Expo after rounds {sorted(c.expo_rounds)}.",
+              "Initiative track: " + ", ".join(f"{i + 1}: ${a} ×{m}" for i, (a, m) in
+                                               enumerate(zip(c.init_cost, c.init_mult))),
+              "Power plants: " + ", ".join(f"L{p.level} {p.cubes} cubes/{p.activations} act" for p in c.plants),
+              ""]
+    for era in (0, 1, 2, 3):
+        tiles = [t for t in c.tiles if t.era == era]
+        lines.append(f"{'Starting tiles' if era == 0 else 'Era ' + 'I' * era} ({len(tiles)} tiles):")
+        for t in tiles:
+            lines.append(f"  {tile_label(t)}: {tile_effect_text(t)}")
+        lines.append("")
+    lines.append("`citygames rules the_capitals --assumptions` lists every value no source confirms.")
+    return "\n".join(lines)
