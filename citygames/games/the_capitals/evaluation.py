@@ -1,9 +1,101 @@
-"""The Capitals: heuristic evaluation for the greedy bot (placeholder, replaced below)."""
+"""The Capitals: a heuristic evaluation of a state for one seat (used by the greedy bot).
+
+The value estimates the seat's final prestige: prestige already held, the final conversions of
+what it holds now (HU "Végső pontozás"), the World Expos still to come scored with today's
+tracks (employment, unemployment, public-service rank and progress, §5), an income estimate from
+the tiles it can activate in the rounds left, and the immediate effects of a tile it has taken
+but not yet placed. Only what the seat can see is read (tracks, cities, its own pending tile).
+"""
 
 from __future__ import annotations
 
-from .components import NT, PRESTIGE
+from .components import CUBES, CULTURE, EMP, LEVEL, MONEY, NT, POP, PRESTIGE, PROG, PS
+
+#: rough prestige value of one unit on each track during the game (beyond the final conversion)
+_W = {MONEY: 0.12, CULTURE: 0.35, EMP: 0.0, POP: 0.0, PS: 0.3, PROG: 0.45, PRESTIGE: 1.0, CUBES: 0.45, LEVEL: 0.0}
+#: value of one unit gained by an activation or immediate effect, used for income estimates
+_GAIN_W = {MONEY: 0.3, CULTURE: 0.6, EMP: 0.9, POP: 0.5, PS: 0.7, PROG: 0.6, PRESTIGE: 1.0, CUBES: 0.4, LEVEL: 0.0}
+
+
+def _expos_left(state) -> int:
+    c = state.c
+    r = state.round
+    left = sum(1 for e in c.expo_rounds if e > r)
+    if r in c.expo_rounds and not (state.phase == 4 and state.expo_scored):  # this round's Expo still to come
+        left += 1
+    return left
+
+
+def _gains_value(gains) -> float:
+    return sum(_GAIN_W[tr] * amt for tr, amt in gains)
 
 
 def evaluate(state, player: int) -> float:
-    return float(state.t[player * NT + PRESTIGE])
+    """Estimated final prestige of ``player`` (higher is better).
+
+    Args:
+        state: a ``CapitalsState``.
+        player: the seat to evaluate for.
+
+    Returns:
+        A float on the prestige scale; at the end of the game, the final prestige plus a small
+        bonus for winning so that the greedy bot prefers winning moves.
+    """
+    c = state.c
+    t = state.t
+    n = state.n
+    base = player * NT
+    block = t[base:base + NT]
+    if state.phase == 5:  # game over
+        return block[PRESTIGE] + (5.0 if state.ranking()[0] == player else 0.0)
+    # a tile taken but not yet built: count its immediate gains now
+    if state.ctx_tile >= 0 and state.player == player and state.step == 3:
+        tile = c.tiles[state.ctx_tile]
+        for tr, amt in tile.imm:
+            if tr == MONEY and amt < 0:
+                block[MONEY] += amt  # payment (loans handled by the clamp below)
+            else:
+                block[tr] += amt
+        block[POP] = min(block[POP], c.track_max[POP])
+        block[EMP] = min(block[EMP], block[POP], c.track_max[EMP])
+        block[PS] = max(min(block[PS], c.track_max[PS]), c.track_min[PS])
+        bonus = 0.0
+        if tile.has_activation:
+            bonus += 0.5 * max(0.0, _gains_value(tile.act_gain) - _gains_value(tile.act_cost))
+        bonus += sum(_gains_value(eff.gains) for eff in tile.construction) * 0.8
+        bonus += sum(_gains_value(g) for _, g in tile.perm_adjacent) * 0.6
+        for cd in tile.cond:
+            bonus += _gains_value(cd.gains) * 1.5
+        if block[MONEY] < 1:  # loans: -1 prestige per $3 missing
+            block[PRESTIGE] -= -(-(1 - block[MONEY]) // 3)
+            block[MONEY] = 1
+    else:
+        bonus = 0.0
+    value = float(block[PRESTIGE]) + bonus
+    # final conversions of today's holdings
+    value += block[CUBES] / c.cubes_per_prestige + block[MONEY] / c.money_per_prestige
+    value += block[CULTURE] / c.culture_per_prestige + (block[PROG] % c.loop)
+    value += sum(_W[i] * block[i] for i in (MONEY, CULTURE, PS, PROG, CUBES))
+    # World Expos still to come, scored with today's tracks (§5)
+    expos = _expos_left(state)
+    if expos:
+        emp = min(block[EMP], len(c.employment_prestige) - 1)
+        unemp = min(max(0, block[POP] - block[EMP]), len(c.unemployment_penalty) - 1)
+        ps = block[PS]
+        ahead = sum(1 for q in range(n) if q != player and t[q * NT + PS] > ps)
+        per_expo = (c.employment_prestige[emp] + c.unemployment_penalty[unemp] + ahead * c.ps_rank_penalty
+                    + 0.6 * c.ps_expo_progress[ps - c.track_min[PS]])
+        value += expos * per_expo
+    # income from activations in the rounds left
+    rounds_left = c.rounds - state.round + (0 if state.phase >= 2 else 1)
+    if rounds_left > 0:
+        tiles = c.tiles
+        vals = sorted((_gains_value(tiles[x].act_gain) - _gains_value(tiles[x].act_cost)
+                       - 0.3 * (tiles[x].cubes + 1)
+                       for x in state.city[player].values() if tiles[x].has_activation), reverse=True)
+        acts = c.plants[state.plant[player]].activations
+        value += 0.5 * rounds_left * sum(v for v in vals[:acts] if v > 0)
+        value += 0.8 * block[LEVEL] * rounds_left / c.rounds
+    # earlier initiative is worth something (better tiles), little at the end
+    value -= 0.25 * state.order.index(player) * min(rounds_left, 4) / 4
+    return value
