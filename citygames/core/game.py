@@ -139,6 +139,17 @@ class Game:
         """Heuristic value of ``state`` for ``player`` (higher is better), used by the greedy bot."""
         raise NotImplementedError
 
+    def render_text(self, state: "State", seat: int | None) -> str:
+        """The board as text (rich markup allowed) for ``seat``; default: the observation."""
+        import json
+        return json.dumps(state.observation(seat), indent=1)
+
+    def describe_rules(self, assumptions: bool = False) -> str:
+        """Components and options as text (``citygames rules``); default: the options."""
+        lines = [f"{self.info.name} ({self.info.id}), {self.info.min_players}-{self.info.max_players} players"]
+        lines += [f"  {o.name} = {self.options.get(o.name)} (default {o.default}): {o.doc}" for o in self.info.options]
+        return "\n".join(lines)
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.options})"
 
@@ -157,6 +168,8 @@ class State:
     Common attributes: ``game``, ``seed``, ``history`` (list of applied action ids) and ``log``
     (list of ``Event``).
     """
+
+    __slots__ = ()
 
     game: Game
     seed: int

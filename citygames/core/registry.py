@@ -47,9 +47,11 @@ def load_game(game_id: str, **options) -> Game:
     Games are immutable, so equal requests share one instance.
     """
     factory = _factory(game_id)
-    key = (game_id, tuple(sorted(options.items())))
+    info = getattr(factory, "info", None)
+    resolved = info.resolve_options(options) if info is not None else options  # raises on bad options
+    key = (game_id, tuple(sorted(resolved.items())))
     game = _CACHE.get(key)
     if game is None:
-        game = factory(**options)
+        game = factory(**resolved)
         _CACHE[key] = game
     return game

@@ -1,0 +1,456 @@
+"""The ``citygames`` command: play in the terminal, simulate, replay, benchmark, read the rules.
+
+Game options: ``--players N`` sets the option ``num_players`` when the game has it. Any other
+``--name=value``, ``--name value`` (for non-boolean options), ``--name`` (true) or ``--no-name``
+(false) argument becomes game option ``name`` (dashes become underscores), e.g.
+``citygames bench the_capitals --players 4 --prosperity``.
+
+Every bad option (unknown game, unknown game option, bad value, bad bot name, wrong number of
+bots, unreadable record) exits with code 2 and a one-line message.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Sequence
+
+import click
+
+from citygames import __version__
+from citygames.bots import BOTS, make_bot
+from citygames.core import (Game, GameOptionError, IllegalActionError,
+                            RecordError, State, load_game, load_record, registered_games, replay,
+                            save_record)
+from citygames.core.registry import game_class
+
+#: lets a command take game options as extra ``--name[=value]`` arguments
+GAME_OPTIONS = {"ignore_unknown_options": True, "allow_extra_args": True}
+
+
+# --- helpers ------------------------------------------------------------------------------
+def _console():
+    from rich.console import Console
+    return Console(highlight=False)
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+def parse_game_options(args: Sequence[str], game_id: str) -> dict:
+    """Turn extra command-line arguments into game options.
+
+    Args:
+        args: the unparsed arguments (``ctx.args``), e.g. ``["--prosperity", "--pile=3"]``.
+        game_id: the game whose options they are.
+
+    Returns:
+        ``{option name: value}`` with raw values (strings or bools), checked later by the game.
+
+    Raises:
+        click.UsageError: a stray argument, an unknown option, or an option missing its value.
+    """
+    info = game_class_info(game_id)
+    specs = {o.name: o for o in info.options}
+    known = ", ".join(_flag(n) for n in specs if n != "num_players") or "none"
+    opts: dict = {}
+    i = 0
+    args = list(args)
+    while i < len(args):
+        tok = args[i]
+        i += 1
+        if not tok.startswith("--") or tok == "--":
+            raise click.UsageError(f"unexpected argument {tok!r}")
+        body = tok[2:]
+        if "=" in body:
+            raw_name, value = body.split("=", 1)
+            name = raw_name.replace("-", "_")
+        else:
+            name = body.replace("-", "_")
+            if name not in specs and name.startswith("no_") and name[3:] in specs:
+                name, value = name[3:], False
+                if not isinstance(specs[name].default, bool):
+                    raise click.UsageError(f"game option {_flag(name)} is not a true/false option")
+            elif name in specs and not isinstance(specs[name].default, bool):
+                if i < len(args) and not args[i].startswith("--"):
+                    value = args[i]
+                    i += 1
+                else:
+                    raise click.UsageError(f"game option {_flag(name)} needs a value ({_flag(name)}=VALUE)")
+            else:
+                value = True
+        if name not in specs:
+            raise click.UsageError(f"unknown game option {tok.split('=', 1)[0]} for {game_id}; known: {known}")
+        opts[name] = value
+    return opts
+
+
+def game_class_info(game_id: str):
+    """The ``GameInfo`` of ``game_id``; ``click.UsageError`` if the game is unknown."""
+    try:
+        factory = game_class(game_id)
+    except GameOptionError as exc:
+        raise click.UsageError(str(exc)) from None
+    except ImportError as exc:
+        raise click.UsageError(f"game {game_id!r} cannot be loaded: {exc}") from None
+    info = getattr(factory, "info", None)
+    if info is None:  # a factory function: build a default instance to read its info
+        info = load_game(game_id).info
+    return info
+
+
+def load_cli_game(game_id: str, players: int | None, extra: Sequence[str]) -> Game:
+    """The game ``game_id`` with ``--players`` and the extra option arguments applied.
+
+    Raises:
+        click.UsageError: unknown game, unknown option, bad value or unsupported player count.
+    """
+    info = game_class_info(game_id)
+    options = parse_game_options(extra, game_id)
+    has_np = any(o.name == "num_players" for o in info.options)
+    if players is not None:
+        if has_np:
+            if "num_players" in options and str(options["num_players"]) != str(players):
+                raise click.UsageError("--players and --num-players disagree")
+            options["num_players"] = players
+        elif not info.min_players <= players <= info.max_players:
+            raise click.BadParameter(f"{game_id} is for {info.min_players}-{info.max_players} players, "
+                                     f"got {players}", param_hint="--players")
+    try:
+        return load_game(game_id, **options)
+    except GameOptionError as exc:
+        if "num_players" in str(exc) and players is not None:
+            raise click.BadParameter(f"{game_id} is for {info.min_players}-{info.max_players} players, "
+                                     f"got {players}", param_hint="--players") from None
+        raise click.UsageError(str(exc)) from None
+
+
+def parse_bots(text: str) -> list[str]:
+    """Comma-separated bot names -> list; ``click.BadParameter`` if empty or a name is unknown."""
+    names = [b.strip() for b in text.split(",") if b.strip()]
+    if not names:
+        raise click.BadParameter("no bot given", param_hint="--bots")
+    for name in names:
+        if name not in BOTS:
+            raise click.BadParameter(f"unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}",
+                                     param_hint="--bots")
+    return names
+
+
+def _seat_label(seat: int, who: dict[int, str]) -> str:
+    return f"Seat {seat} ({who[seat]})" if seat in who else f"Seat {seat}"
+
+
+def _render(game: Game, state: State, seat: int | None) -> str:
+    render = getattr(game, "render_text", None)
+    if render is None:
+        import json
+        from rich.markup import escape
+        return escape(json.dumps(state.observation(seat), indent=1))
+    return render(state, seat)
+
+
+def _print_log(console, events, prefix: str = "  ") -> None:
+    for e in events:
+        console.print(prefix + e.text, markup=False)
+
+
+def _results_table(state: State, who: dict[int, str], title: str = "Final ranking"):
+    """A rich table: one column per seat in ranking order; rows: score, then its breakdown."""
+    from rich.table import Table
+    from rich.text import Text
+    n = state.game.num_players
+    scores = state.scores()
+    breakdowns = [state.score_breakdown(s) for s in range(n)]
+    cats: list[str] = []
+    for bd in breakdowns:
+        for k in bd:
+            if k not in cats:
+                cats.append(k)
+    ranking = state.ranking() if state.is_terminal() else sorted(range(n), key=lambda s: -scores[s])
+    table = Table(title=title, title_justify="left")
+    table.add_column("", no_wrap=True, min_width=max([5] + [len(str(c)) for c in cats]))
+    for place, seat in enumerate(ranking, start=1):
+        table.add_column(Text(f"{place}. {_seat_label(seat, who)}"), justify="right")
+    table.add_row(Text("score", style="bold"), *[Text(str(scores[s]), style="bold") for s in ranking])
+    for c in cats:
+        table.add_row(Text(str(c)), *[Text(str(breakdowns[s].get(c, ""))) for s in ranking])
+    return table
+
+
+def _print_outcome(console, state: State, who: dict[int, str]) -> None:
+    if state.is_terminal():
+        console.print(_results_table(state, who))
+        console.print(f"{_seat_label(state.ranking()[0], who)} wins.", markup=False)
+    else:
+        movers = ", ".join(_seat_label(s, who) for s in state.players_to_move())
+        console.print(f"The game is not over after {len(state.history)} actions; to move: {movers}.",
+                      markup=False)
+        console.print(_results_table(state, who, title="Scores so far"))
+
+
+# --- commands -----------------------------------------------------------------------------
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="citygames")
+def main() -> None:
+    """citygames: city-building board games (play, simulate, replay, bench, rules)."""
+
+
+@main.command("games")
+def games_cmd() -> None:
+    """List the games citygames knows."""
+    for game_id in registered_games():
+        try:
+            info = game_class_info(game_id)
+            click.echo(f"{game_id}: {info.name} ({info.min_players}-{info.max_players} players)")
+        except click.UsageError:
+            click.echo(f"{game_id}: (not available)")
+
+
+@main.command(context_settings=GAME_OPTIONS)
+@click.argument("game_id", metavar="GAME")
+@click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
+@click.option("--human", "humans", type=int, multiple=True,
+              help="a seat played at this terminal (repeatable); none: bots only")
+@click.option("--bots", default="greedy", show_default=True,
+              help="bots for the other seats in seat order, comma-separated; the last repeats")
+@click.option("--seed", type=int, help="game seed (default: random, printed)")
+@click.option("--save", type=click.Path(dir_okay=False), help="write the game record here")
+@click.pass_context
+def play(ctx, game_id, players, humans, bots, seed, save) -> None:
+    """Play GAME in the terminal against bots (or watch bots play).
+
+    Extra --name[=value] arguments are game options.
+    """
+    game = load_cli_game(game_id, players, ctx.args)
+    n = game.num_players
+    humans = list(humans)
+    for h in humans:
+        if not 0 <= h < n:
+            raise click.BadParameter(f"seat {h} does not exist (seats are 0..{n - 1})", param_hint="--human")
+    if len(set(humans)) != len(humans):
+        raise click.BadParameter("a seat is given twice", param_hint="--human")
+    names = parse_bots(bots)
+    bot_seats = [s for s in range(n) if s not in humans]
+    if len(names) > max(1, len(bot_seats)):
+        raise click.BadParameter(f"{len(names)} bots given for {len(bot_seats)} bot seat(s)", param_hint="--bots")
+    if seed is None:
+        seed = secrets.randbelow(1_000_000)
+    from citygames.sim import bot_seeds
+    seeds = bot_seeds(seed, n)
+    bot_objs = {}
+    who: dict[int, str] = {}
+    for k, s in enumerate(bot_seats):
+        name = names[min(k, len(names) - 1)]
+        bot_objs[s] = make_bot(name, seeds[s])
+        who[s] = name
+    for h in humans:
+        who[h] = "you" if len(humans) == 1 else "human"
+
+    console = _console()
+    console.print(f"{game.info.name}: seed {seed}; "
+                  + ", ".join(_seat_label(s, who) for s in range(n)), markup=False)
+    state = game.new_initial_state(seed=seed)
+    log_pos = {h: 0 for h in humans}
+    spectator_pos = 0
+    try:
+        while not state.is_terminal():
+            player = state.players_to_move()[0]
+            bot = bot_objs.get(player)
+            if bot is not None:
+                state.apply_action(bot.step(state, player))
+                if not humans:
+                    _print_log(console, state.log_for(None, spectator_pos), prefix="")
+                    spectator_pos = len(state.log)
+                continue
+            _human_turn(console, game, state, player, who, log_pos)
+    except (click.Abort, KeyboardInterrupt, EOFError):
+        console.print()
+        console.print(f"You left the game after {len(state.history)} actions.", markup=False)
+        if save:
+            _save(console, state, save)
+        ctx.exit(0)
+
+    console.rule("Game over")
+    if len(humans) == 1:
+        _print_log(console, state.log_for(humans[0], log_pos[humans[0]]))
+    elif humans:
+        _print_log(console, state.log_for(None, min(log_pos.values())))
+    else:
+        _print_log(console, state.log_for(None, spectator_pos), prefix="")
+    console.print(_render(game, state, None))
+    _print_outcome(console, state, who)
+    if save:
+        _save(console, state, save)
+
+
+def _save(console, state: State, path: str) -> None:
+    try:
+        save_record(state.record(), path)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write the record to {path}: {exc}") from None
+    console.print(f"Record saved to {path}.", markup=False)
+
+
+def _human_turn(console, game: Game, state: State, player: int, who: dict[int, str],
+                log_pos: dict[int, int]) -> None:
+    """Show ``player``'s view, read a valid choice and apply it. ``click.Abort`` on EOF/Ctrl-C."""
+    from rich.markup import escape
+    console.rule(f"Seat {player} to move" + (" (you)" if who.get(player) == "you" else ""))
+    console.print(_render(game, state, player))
+    new = state.log_for(player, log_pos[player])
+    if new:
+        console.print("[bold]So far:[/bold]" if log_pos[player] == 0 else "[bold]Since your last move:[/bold]")
+        _print_log(console, new)
+    log_pos[player] = len(state.log)
+    legal = state.legal_actions(player)
+    for k, a in enumerate(legal, start=1):
+        console.print(f"  [bold]{k:>2}[/bold]. {escape(state.action_to_string(a))}")
+    while True:
+        answer = click.prompt(f"Your choice (1-{len(legal)}, q to leave)", default="",
+                              show_default=False).strip()
+        if answer.lower() in ("q", "quit", "exit"):
+            raise click.Abort()
+        if not answer:
+            console.print(f"Please type a number from 1 to {len(legal)}.")
+            continue
+        try:
+            k = int(answer)
+        except ValueError:
+            console.print(f"{escape(answer)!s} is not a number; type a number from 1 to {len(legal)}.")
+            continue
+        if not 1 <= k <= len(legal):
+            console.print(f"{k} is not in the menu; type a number from 1 to {len(legal)}.")
+            continue
+        try:
+            state.apply_action(legal[k - 1])
+        except IllegalActionError as exc:  # should not happen: the menu lists legal actions
+            console.print(f"Not allowed: {escape(str(exc))}")
+            continue
+        return
+
+
+@main.command(context_settings=GAME_OPTIONS)
+@click.argument("game_id", metavar="GAME")
+@click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=100, show_default=True)
+@click.option("--bots", default="random", show_default=True,
+              help="one bot per seat, comma-separated (or one name for all seats)")
+@click.option("--seed", type=int, default=0, show_default=True, help="game i uses seed SEED+i")
+@click.option("--out", type=click.Path(dir_okay=False), help="write one CSV row per game here")
+@click.option("--workers", type=click.IntRange(min=1), help="worker processes (default: all cores)")
+@click.option("--save-records", type=click.Path(file_okay=False), help="write every game record here")
+@click.option("--no-progress", is_flag=True, help="no progress bar")
+@click.pass_context
+def simulate(ctx, game_id, players, n_games, bots, seed, out, workers, save_records, no_progress) -> None:
+    """Simulate many bot games of GAME and print win rates, scores and game lengths.
+
+    Extra --name[=value] arguments are game options.
+    """
+    from rich.console import Console
+
+    from citygames import sim
+    game = load_cli_game(game_id, players, ctx.args)
+    n = game.num_players
+    names = parse_bots(bots)
+    if len(names) not in (1, n):
+        raise click.BadParameter(f"{game_id} with {n} players needs {n} bots (one per seat) or one for all, "
+                                 f"got {len(names)}", param_hint="--bots")
+    if len(names) == 1:
+        names = names * n
+    progress_console = Console(stderr=True)
+    results = sim.simulate(game_id, game.options, names, n_games, seed=seed, workers=workers,
+                           save_records=save_records, progress=not no_progress,
+                           console=progress_console)
+    opts = ", ".join(f"{k}={v}" for k, v in game.options.items())
+    title = f"{game.info.name} [{opts}]: {n_games} games, seed {seed}, bots {','.join(names)}"
+    click.echo(sim.summary_text(results, title=title), nl=False)
+    if out:
+        try:
+            sim.write_csv(results, out)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {out}: {exc}") from None
+        click.echo(f"Wrote {len(results)} rows to {out}")
+    if save_records:
+        click.echo(f"Records in {save_records}")
+
+
+@main.command("replay")
+@click.argument("record_path", metavar="RECORD")
+@click.option("--seat", type=int, help="show only what this seat saw (default: everything)")
+def replay_cmd(record_path, seat) -> None:
+    """Replay the game record RECORD (JSON): every log line, then the outcome."""
+    try:
+        record = load_record(record_path)
+        state = replay(record)
+    except (RecordError, TypeError, ValueError, KeyError) as exc:
+        raise click.BadParameter(str(exc).splitlines()[0] if str(exc) else repr(exc),
+                                 param_hint="RECORD") from None
+    n = state.game.num_players
+    if seat is not None and not 0 <= seat < n:
+        raise click.BadParameter(f"seat {seat} does not exist (seats are 0..{n - 1})", param_hint="--seat")
+    console = _console()
+    console.print(f"{state.game.info.name} {dict(state.game.options)}, seed {record['seed']}, "
+                  f"{len(record['actions'])} actions", markup=False)
+    for e in state.log:
+        if seat is not None:
+            if e.visible(seat):
+                console.print(e.text, markup=False)
+        elif e.visible_to is not None:
+            console.print(f"(seat {e.visible_to} only) {e.text}", markup=False)
+        else:
+            console.print(e.text, markup=False)
+    if seat is not None and not state.is_terminal():
+        console.print(_render(state.game, state, seat))
+        movers = ", ".join(f"Seat {s}" for s in state.players_to_move())
+        console.print(f"The game is not over after {len(state.history)} actions; to move: {movers}.",
+                      markup=False)
+        return
+    _print_outcome(console, state, {})
+
+
+@main.command(context_settings=GAME_OPTIONS)
+@click.argument("game_id", metavar="GAME")
+@click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
+@click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=3.0, show_default=True,
+              help="total measuring time, shared by the three measurements")
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.pass_context
+def bench(ctx, game_id, players, seconds, seed) -> None:
+    """Measure GAME on one core: random-play actions/s, clones/s, random games/s.
+
+    Extra --name[=value] arguments are game options.
+    """
+    from citygames.sim.bench import ACTIONS_BUDGET, CLONES_BUDGET, run_bench
+    game = load_cli_game(game_id, players, ctx.args)
+    rates = run_bench(game, seconds, seed)
+    opts = ", ".join(f"{k}={v}" for k, v in game.options.items())
+    click.echo(f"{game.info.name} [{opts}], one core, {seconds:g} s")
+    click.echo(f"random-play actions/s: {rates['actions_per_s']:>12,.0f}   (budget {ACTIONS_BUDGET:,})")
+    click.echo(f"clones/s:              {rates['clones_per_s']:>12,.0f}   (budget {CLONES_BUDGET:,})")
+    click.echo(f"random games/s:        {rates['games_per_s']:>12,.1f}")
+
+
+@main.command(context_settings=GAME_OPTIONS)
+@click.argument("game_id", metavar="GAME")
+@click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
+@click.option("--assumptions", is_flag=True, help="also list every value no source confirms")
+@click.pass_context
+def rules(ctx, game_id, players, assumptions) -> None:
+    """Print the rules of GAME (with --assumptions: the values no source confirms).
+
+    Extra --name[=value] arguments are game options.
+    """
+    game = load_cli_game(game_id, players, ctx.args)
+    describe = getattr(game, "describe_rules", None)
+    if describe is None:
+        info = game.info
+        click.echo(f"{info.name} ({info.id}), {info.min_players}-{info.max_players} players")
+        for o in info.options:
+            click.echo(f"  {_flag(o.name)}: {o.doc} (default {o.default})")
+        return
+    click.echo(describe(assumptions=assumptions))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

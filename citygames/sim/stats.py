@@ -1,0 +1,210 @@
+"""Statistics over simulation results: win rates with Wilson intervals, scores, game lengths."""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import statistics
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Sequence
+
+from .runner import GameResult
+
+#: two-sided 95% normal quantile
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval for a binomial proportion.
+
+    Args:
+        successes: number of successes, ``0 <= successes <= trials``.
+        trials: number of trials; with 0 trials the interval is ``(0.0, 1.0)``.
+        z: normal quantile (default: 95% two-sided).
+
+    Returns:
+        ``(low, high)``, both in ``[0, 1]``.
+
+    Raises:
+        ValueError: if the counts are negative or ``successes > trials``.
+    """
+    if trials < 0 or successes < 0 or successes > trials:
+        raise ValueError(f"need 0 <= successes <= trials, got {successes}/{trials}")
+    if trials == 0:
+        return (0.0, 1.0)
+    p = successes / trials
+    z2 = z * z
+    denom = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denom
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class GroupStats:
+    """Statistics of one seat or one bot name.
+
+    Attributes:
+        label: ``"seat 0"`` or the bot name.
+        games: number of appearances (games x seats occupied).
+        wins: number of those appearances that won.
+        win_rate: ``wins / games`` (0.0 when ``games`` is 0).
+        win_low, win_high: 95% Wilson score interval of the win rate.
+        score_mean, score_sd: mean and sample standard deviation of the score (sd 0 below 2 games).
+        rank_mean: mean place (1 = first).
+    """
+
+    label: str
+    games: int
+    wins: int
+    win_rate: float
+    win_low: float
+    win_high: float
+    score_mean: float
+    score_sd: float
+    rank_mean: float
+
+
+@dataclass(frozen=True)
+class SimStats:
+    """Everything ``summary_text`` shows.
+
+    Attributes:
+        games: number of games.
+        seats: one ``GroupStats`` per seat, in seat order.
+        bots: one ``GroupStats`` per bot name, in order of first appearance.
+        length_mean, length_sd, length_min, length_max: game length in actions.
+    """
+
+    games: int
+    seats: tuple[GroupStats, ...]
+    bots: tuple[GroupStats, ...]
+    length_mean: float
+    length_sd: float
+    length_min: int
+    length_max: int
+
+
+def _group(label: str, wins: int, scores: list, ranks: list) -> GroupStats:
+    n = len(scores)
+    lo, hi = wilson_interval(wins, n)
+    return GroupStats(
+        label=label, games=n, wins=wins, win_rate=wins / n if n else 0.0, win_low=lo, win_high=hi,
+        score_mean=statistics.fmean(scores) if n else 0.0,
+        score_sd=statistics.stdev(scores) if n > 1 else 0.0,
+        rank_mean=statistics.fmean(ranks) if n else 0.0,
+    )
+
+
+def compute_stats(results: Sequence[GameResult]) -> SimStats:
+    """Aggregate ``results`` (all with the same number of seats) into a ``SimStats``.
+
+    Raises:
+        ValueError: if the results have different numbers of seats.
+    """
+    results = list(results)
+    seats = {r.num_players for r in results}
+    if len(seats) > 1:
+        raise ValueError(f"results mix different numbers of seats: {sorted(seats)}")
+    n = seats.pop() if seats else 0
+    seat_stats = []
+    for s in range(n):
+        seat_stats.append(_group(f"seat {s}", sum(r.winner == s for r in results),
+                                 [r.scores[s] for r in results], [r.ranks[s] for r in results]))
+    by_bot: dict[str, tuple[list, list, list]] = {}
+    for r in results:
+        for s, name in enumerate(r.bots):
+            wins, scores, ranks = by_bot.setdefault(name, ([], [], []))
+            wins.append(r.winner == s)
+            scores.append(r.scores[s])
+            ranks.append(r.ranks[s])
+    bot_stats = [_group(name, sum(w), sc, rk) for name, (w, sc, rk) in by_bot.items()]
+    lengths = [r.actions for r in results]
+    return SimStats(
+        games=len(results), seats=tuple(seat_stats), bots=tuple(bot_stats),
+        length_mean=statistics.fmean(lengths) if lengths else 0.0,
+        length_sd=statistics.stdev(lengths) if len(lengths) > 1 else 0.0,
+        length_min=min(lengths) if lengths else 0, length_max=max(lengths) if lengths else 0,
+    )
+
+
+def _table(title: str, first: str, groups: Sequence[GroupStats], bots_by_seat: dict | None = None):
+    from rich.table import Table
+    table = Table(title=title, title_justify="left")
+    table.add_column(first)
+    if bots_by_seat is not None:
+        table.add_column("bot")
+    for col in ("games", "wins", "win rate", "95% CI", "score mean", "score sd", "mean place"):
+        table.add_column(col, justify="right")
+    for g in groups:
+        row = [g.label]
+        if bots_by_seat is not None:
+            row.append(bots_by_seat.get(g.label, ""))
+        row += [str(g.games), str(g.wins), f"{g.win_rate:.1%}", f"{g.win_low:.1%}-{g.win_high:.1%}",
+                f"{g.score_mean:.2f}", f"{g.score_sd:.2f}", f"{g.rank_mean:.2f}"]
+        table.add_row(*row)
+    return table
+
+
+def summary_text(results: Sequence[GameResult], title: str = "", width: int = 110) -> str:
+    """A readable plain-text report of ``results``: win rates (95% Wilson), scores and lengths.
+
+    Args:
+        results: the games (as returned by ``simulate``).
+        title: first line (e.g. game and options), optional.
+        width: text width in characters.
+
+    Returns:
+        the report as a string (no markup, ends with a newline).
+    """
+    from rich.console import Console
+    stats = compute_stats(results)
+    buf = io.StringIO()
+    console = Console(file=buf, width=width, force_terminal=False, color_system=None, highlight=False)
+    if title:
+        console.print(title, markup=False, soft_wrap=True)
+    console.print(f"{stats.games} games")
+    if stats.games:
+        bots_by_seat = {}
+        for s in range(len(stats.seats)):
+            names = sorted({r.bots[s] for r in results})
+            bots_by_seat[f"seat {s}"] = ",".join(names)
+        console.print(_table("By seat", "seat", stats.seats, bots_by_seat))
+        console.print(_table("By bot", "bot", stats.bots))
+        console.print(f"Game length (actions): mean {stats.length_mean:.1f}, sd {stats.length_sd:.1f}, "
+                      f"min {stats.length_min}, max {stats.length_max}")
+    return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
+
+
+def csv_header(num_players: int) -> list[str]:
+    """CSV column names: game columns, then ``seat<i>_bot/score/rank/return`` for each seat."""
+    cols = ["game", "seed", "actions", "winner", "winner_bot"]
+    for s in range(num_players):
+        cols += [f"seat{s}_bot", f"seat{s}_score", f"seat{s}_rank", f"seat{s}_return"]
+    return cols
+
+
+def write_csv(results: Sequence[GameResult], path: str | Path) -> None:
+    """Write one row per game to ``path`` (columns: ``csv_header``); parent folders are created.
+
+    Raises:
+        OSError: if the file cannot be written.
+        ValueError: if the results have different numbers of seats.
+    """
+    results = list(results)
+    seats = {r.num_players for r in results}
+    if len(seats) > 1:
+        raise ValueError(f"results mix different numbers of seats: {sorted(seats)}")
+    n = seats.pop() if seats else 0
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(csv_header(n))
+        for r in results:
+            row = [r.index, r.seed, r.actions, r.winner, r.bots[r.winner]]
+            for s in range(n):
+                row += [r.bots[s], r.scores[s], r.ranks[s], r.returns[s]]
+            writer.writerow(row)

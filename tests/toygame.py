@@ -1,0 +1,296 @@
+"""A tiny game implementing the whole citygames contract, used to test core, bots, sim and CLI.
+
+Rules ("Counters"):
+
+- Setup (chance, from the seed): a pile of 12-20 counters (30-40 with ``big_pile``); each seat
+  draws a secret bonus of 0-3 points that only that seat sees until the end.
+- Seats take turns from seat 0. On a turn a seat takes 1, 2 or 3 counters from the pile, or
+  *grabs* 4 counters at a penalty of 2 points (a rule broken at a cost is a legal action
+  carrying its cost). Grabbing needs at least 4 counters in the pile.
+- Whenever the pile crosses a multiple of 5, a public bonus token (1 point) goes to a random
+  seat (chance during play, drawn from the state's ``Rng``).
+- The seat that takes the last counter scores ``last_bonus`` points (option, default 2) and the
+  game ends.
+- Score: counters taken + secret bonus + tokens + last-counter bonus - penalties. Ranking: higher
+  score, then fewer penalties, then lower seat number. The winner's return is 1, the others' 0.
+
+Action space: kind ``take`` (3 actions: 1, 2 or 3 counters, ids 0-2) and kind ``grab`` (1 action,
+id 3).
+"""
+
+from __future__ import annotations
+
+from citygames.core import (Action, ActionSpace, Event, Game, GameInfo, IllegalActionError,
+                            OptionSpec, Rng, State, TERMINAL, register_renderer)
+
+GRAB_SIZE = 4
+GRAB_PENALTY = 2
+BONUS_MAX = 3  # secret bonus is drawn uniformly from 0..BONUS_MAX
+
+
+def _take_text(arg: int) -> str:
+    n = arg + 1
+    return f"take {n} counter{'s' if n > 1 else ''}"
+
+
+ACTION_SPACE = ActionSpace([
+    ("take", 3, _take_text),
+    ("grab", 1, lambda arg: f"grab {GRAB_SIZE} counters (-{GRAB_PENALTY} points)"),
+])
+TAKE = [ACTION_SPACE.get("take", i) for i in range(3)]
+GRAB = ACTION_SPACE.get("grab")
+
+register_renderer("toy.setup", lambda e: f"The pile holds {e.data['pile']} counters.")
+register_renderer("toy.bonus", lambda e: f"Seat {e.player}'s secret bonus is {e.data['bonus']}.")
+register_renderer("toy.take", lambda e: (
+    f"Seat {e.player} takes {e.data['n']} counter{'s' if e.data['n'] > 1 else ''}"
+    + (f" paying {e.data['penalty']} points" if e.data.get("penalty") else "")
+    + f"; {e.data['pile']} left."))
+register_renderer("toy.token", lambda e: f"Seat {e.player} receives a bonus token.")
+register_renderer("toy.end", lambda e: f"Seat {e.player} takes the last counter; the game ends. "
+                                       f"Secret bonuses were {e.data['bonuses']}.")
+
+
+class ToyGame(Game):
+    """The toy game's immutable rules and options.
+
+    Options:
+        num_players: 2-4 (default 2).
+        big_pile: bool, start from 30-40 counters instead of 12-20 (default False).
+        last_bonus: int 0-5, points for taking the last counter (default 2).
+
+    Raises:
+        GameOptionError: on unknown options or bad values.
+    """
+
+    info = GameInfo(
+        id="toy",
+        name="Counters (toy game)",
+        min_players=2,
+        max_players=4,
+        options=(
+            OptionSpec("num_players", 2, "number of seats", min=2, max=4),
+            OptionSpec("big_pile", False, "start from 30-40 counters instead of 12-20"),
+            OptionSpec("last_bonus", 2, "points for taking the last counter", min=0, max=5),
+        ),
+        hidden_information=True,
+        chance=True,
+    )
+    action_space = ACTION_SPACE
+
+    def __init__(self, **options):
+        super().__init__(options)
+
+    def new_initial_state(self, seed: int = 0) -> "ToyState":
+        """A new game; the pile size, secret bonuses and tokens all follow from ``seed``."""
+        return ToyState.new(self, seed)
+
+    def state_from_dict(self, data: dict) -> "ToyState":
+        """Rebuild a state from ``ToyState.to_dict()`` output."""
+        s = ToyState.__new__(ToyState)
+        s.game = self
+        s.seed = data["seed"]
+        s.pile = data["pile"]
+        s.taken = list(data["taken"])
+        s.bonus = list(data["bonus"])
+        s.tokens = list(data["tokens"])
+        s.penalties = list(data["penalties"])
+        s.last_taker = data["last_taker"]
+        s.current = data["current"]
+        s.rng = Rng(0)
+        s.rng.state = data["rng"]
+        s.history = list(data["history"])
+        s.log = [Event.from_dict(e) for e in data["log"]]
+        return s
+
+    def evaluate(self, state: "ToyState", player: int) -> float:
+        """Own score minus the best other score (uses the secret bonuses present in ``state``)."""
+        scores = state.scores()
+        return scores[player] - max(s for i, s in enumerate(scores) if i != player)
+
+    def render_text(self, state: "ToyState", seat: int | None) -> str:
+        """The table as seen by ``seat`` (``None``: spectator), with rich markup."""
+        obs = state.observation(seat)
+        lines = [f"[bold]Pile:[/bold] {obs['pile']} counters"]
+        for i in range(self.num_players):
+            bonus = obs["bonus"][i]
+            bonus_text = "?" if bonus is None else str(bonus)
+            marker = " [green]<- to move[/green]" if obs["current"] == i else ""
+            lines.append(f"  Seat {i}: {obs['taken'][i]} counters, bonus {bonus_text}, "
+                         f"tokens {obs['tokens'][i]}, penalties {obs['penalties'][i]}{marker}")
+        return "\n".join(lines)
+
+    def describe_rules(self, assumptions: bool = False) -> str:
+        """The rules as plain text; with ``assumptions`` also the values no source confirms."""
+        text = __doc__.split("Rules (\"Counters\"):", 1)[1].split("Action space:", 1)[0].strip()
+        text = "Counters (toy game)\n\n" + text
+        if assumptions:
+            text += "\n\nAssumptions:\n- pile size range 12-20: assumed (toy game default)"
+        return text
+
+
+class ToyState(State):
+    """A toy game in progress. Plain attributes, hand-written ``clone``."""
+
+    __slots__ = ("game", "seed", "pile", "taken", "bonus", "tokens", "penalties", "last_taker",
+                 "current", "rng", "history", "log")
+
+    @classmethod
+    def new(cls, game: ToyGame, seed: int) -> "ToyState":
+        s = cls.__new__(cls)
+        n = game.num_players
+        s.game = game
+        s.seed = seed
+        s.rng = Rng(seed)
+        if game.options["big_pile"]:
+            s.pile = 30 + s.rng.randbelow(11)
+        else:
+            s.pile = 12 + s.rng.randbelow(9)
+        s.bonus = [s.rng.randbelow(BONUS_MAX + 1) for _ in range(n)]
+        s.taken = [0] * n
+        s.tokens = [0] * n
+        s.penalties = [0] * n
+        s.last_taker = None
+        s.current = 0
+        s.history = []
+        s.log = [Event("toy.setup", None, {"pile": s.pile})]
+        s.log += [Event("toy.bonus", i, {"bonus": s.bonus[i]}, visible_to=i) for i in range(n)]
+        return s
+
+    # turn structure
+    def current_player(self) -> int:
+        return TERMINAL if self.last_taker is not None else self.current
+
+    def is_terminal(self) -> bool:
+        return self.last_taker is not None
+
+    # actions
+    def legal_actions(self, player: int | None = None) -> list[Action]:
+        if self.last_taker is not None or (player is not None and player != self.current):
+            return []
+        acts = TAKE[: min(3, self.pile)]
+        if self.pile >= GRAB_SIZE:
+            acts = acts + [GRAB]
+        return acts
+
+    def apply_action(self, action) -> None:
+        a = self._as_action(action)
+        if self.last_taker is not None:
+            raise IllegalActionError("the game is over", a)
+        n = a.arg + 1 if a.kind == "take" else GRAB_SIZE
+        if n > self.pile:
+            raise IllegalActionError("not enough counters in the pile", a, f"{self.pile} left")
+        p = self.current
+        before = self.pile
+        self.pile -= n
+        self.taken[p] += n
+        penalty = GRAB_PENALTY if a.kind == "grab" else 0
+        self.penalties[p] += penalty
+        self.history.append(a.id)
+        self.log.append(Event("toy.take", p, {"n": n, "pile": self.pile, "penalty": penalty}))
+        if before // 5 != self.pile // 5 and self.pile > 0:
+            winner = self.rng.randbelow(self.game.num_players)
+            self.tokens[winner] += 1
+            self.log.append(Event("toy.token", winner, {}))
+        if self.pile == 0:
+            self.last_taker = p
+            self.log.append(Event("toy.end", p, {"bonuses": list(self.bonus)}))
+        else:
+            self.current = (p + 1) % self.game.num_players
+
+    def action_to_string(self, action) -> str:
+        a = self._as_action(action)
+        n = a.arg + 1 if a.kind == "take" else GRAB_SIZE
+        return f"{a.text} (pile {self.pile} -> {self.pile - n})"
+
+    # outcome
+    def score_breakdown(self, seat: int) -> dict[str, int]:
+        return {
+            "counters": self.taken[seat],
+            "secret bonus": self.bonus[seat],
+            "tokens": self.tokens[seat],
+            "last counter": self.game.options["last_bonus"] if self.last_taker == seat else 0,
+            "penalties": -self.penalties[seat],
+        }
+
+    def scores(self) -> list[int]:
+        last = self.game.options["last_bonus"]
+        return [self.taken[i] + self.bonus[i] + self.tokens[i] - self.penalties[i]
+                + (last if self.last_taker == i else 0) for i in range(self.game.num_players)]
+
+    def ranking(self) -> list[int]:
+        scores = self.scores()
+        return sorted(range(self.game.num_players), key=lambda i: (-scores[i], self.penalties[i], i))
+
+    def returns(self) -> list[float]:
+        n = self.game.num_players
+        if self.last_taker is None:
+            return [0.0] * n
+        ret = [0.0] * n
+        ret[self.ranking()[0]] = 1.0
+        return ret
+
+    # information
+    def observation(self, seat: int | None) -> dict:
+        done = self.last_taker is not None
+        return {
+            "pile": self.pile,
+            "current": self.current_player(),
+            "taken": list(self.taken),
+            "tokens": list(self.tokens),
+            "penalties": list(self.penalties),
+            "bonus": [b if done or i == seat else None for i, b in enumerate(self.bonus)],
+            "log": [e.to_dict() for e in self.log_for(seat)],
+        }
+
+    def resample(self, seat: int, rng: Rng) -> "ToyState":
+        s = self.clone()
+        if s.last_taker is None:
+            for i in range(len(s.bonus)):
+                if i != seat:
+                    s.bonus[i] = rng.randbelow(BONUS_MAX + 1)
+            # private events of other seats are hidden too: redraw them consistently
+            s.log = [Event(e.kind, e.player, {"bonus": s.bonus[e.player]}, e.visible_to)
+                     if e.kind == "toy.bonus" and e.player != seat else e for e in s.log]
+        return s
+
+    def clone(self) -> "ToyState":
+        s = ToyState.__new__(ToyState)
+        s.game = self.game
+        s.seed = self.seed
+        s.pile = self.pile
+        s.taken = self.taken[:]
+        s.bonus = self.bonus[:]
+        s.tokens = self.tokens[:]
+        s.penalties = self.penalties[:]
+        s.last_taker = self.last_taker
+        s.current = self.current
+        s.rng = self.rng.clone()
+        s.history = self.history[:]
+        s.log = self.log[:]  # events are never mutated once logged
+        return s
+
+    def to_dict(self) -> dict:
+        return {
+            "seed": self.seed,
+            "pile": self.pile,
+            "taken": list(self.taken),
+            "bonus": list(self.bonus),
+            "tokens": list(self.tokens),
+            "penalties": list(self.penalties),
+            "last_taker": self.last_taker,
+            "current": self.current,
+            "rng": self.rng.state,
+            "history": list(self.history),
+            "log": [e.to_dict() for e in self.log],
+        }
+
+    def __getstate__(self):
+        return self.to_dict(), self.game
+
+    def __setstate__(self, st):
+        data, game = st
+        other = game.state_from_dict(data)
+        for name in ToyState.__slots__:
+            setattr(self, name, getattr(other, name))
+
