@@ -12,7 +12,7 @@ from __future__ import annotations
 from .components import CUBES, CULTURE, EMP, LEVEL, MONEY, NT, POP, PRESTIGE, PROG, PS
 
 #: rough prestige value of one unit on each track during the game (beyond the final conversion)
-_W = {MONEY: 0.12, CULTURE: 0.35, EMP: 0.0, POP: 0.0, PS: 0.3, PROG: 0.45, PRESTIGE: 1.0, CUBES: 0.45, LEVEL: 0.0}
+_W = {MONEY: 0.2, CULTURE: 0.35, EMP: 0.0, POP: 0.0, PS: 0.3, PROG: 0.45, PRESTIGE: 1.0, CUBES: 0.35, LEVEL: 0.0}
 #: value of one unit gained by an activation or immediate effect, used for income estimates
 _GAIN_W = {MONEY: 0.3, CULTURE: 0.6, EMP: 0.9, POP: 0.5, PS: 0.7, PROG: 0.6, PRESTIGE: 1.0, CUBES: 0.4, LEVEL: 0.0}
 
@@ -30,8 +30,13 @@ def _gains_value(gains) -> float:
     return sum(_GAIN_W[tr] * amt for tr, amt in gains)
 
 
-def evaluate(state, player: int) -> float:
+def evaluate(state, player: int, _depth: int = 0) -> float:
     """Estimated final prestige of ``player`` (higher is better).
+
+    A decision of ``player`` left half-way (paying an activation, a pending upgrade, a free
+    activation's target) is first completed: payments with tourists before cubes, the other
+    choices by the better of their outcomes, so that the first step of a multi-step decision is
+    valued by its result.
 
     Args:
         state: a ``CapitalsState``.
@@ -41,6 +46,8 @@ def evaluate(state, player: int) -> float:
         A float on the prestige scale; at the end of the game, the final prestige plus a small
         bonus for winning so that the greedy bot prefers winning moves.
     """
+    if state.player == player and state.step in (4, 6, 7) and _depth < 4:
+        return _complete(state, player, _depth)
     c = state.c
     t = state.t
     n = state.n
@@ -99,3 +106,20 @@ def evaluate(state, player: int) -> float:
     # earlier initiative is worth something (better tiles), little at the end
     value -= 0.25 * state.order.index(player) * min(rounds_left, 4) / 4
     return value
+
+
+def _complete(state, player: int, depth: int) -> float:
+    """Value of the best completion of ``player``'s half-done decision (see ``evaluate``)."""
+    legal = state.legal_actions()
+    if state.step == 6:  # paying an activation: tourists first (they are free), then cubes
+        tourists = [a for a in legal if a.kind == "tourist"]
+        choice = tourists[0] if tourists else legal[-1]
+        nxt = state.clone()
+        nxt.apply_action(choice)
+        return evaluate(nxt, player, depth + 1)
+    best = float("-inf")
+    for a in legal:
+        nxt = state.clone()
+        nxt.apply_action(a)
+        best = max(best, evaluate(nxt, player, depth + 1))
+    return best
