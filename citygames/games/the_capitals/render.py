@@ -218,7 +218,8 @@ def _build(e):
         bits.append("away from tiles of its type")
     pen = f", {' and '.join(bits)}" if bits else ""
     ch = changes_text(e.data["changes"])
-    return f"{color_name(e.player)} builds {_tile_name(e.data['tile'])} at ({x}, {y}){pen}: {ch or 'no change'}."
+    return (f"{color_name(e.player)} builds {_tile_name(e.data['tile'])} at ({x}, {y}){pen}"
+            f"{_loans(e.data.get('loans', 0))}: {ch or 'no change'}.")
 
 
 @_r("tourism")
