@@ -27,7 +27,10 @@ def amount(track: str, v: int) -> str:
     sign = "+" if v >= 0 else "-"
     if track == "money":
         return f"{sign}${abs(v)}"
-    return f"{sign}{abs(v)} {SHORT.get(track, track)}"
+    name = SHORT.get(track, track)
+    if abs(v) == 1 and name.endswith("cubes"):
+        name = name[:-1]
+    return f"{sign}{abs(v)} {name}"
 
 
 def gains_text(gains) -> str:
@@ -325,9 +328,12 @@ def _gameend(e):
 
 # --- the board for the terminal -----------------------------------------------------------------
 def render_text(state, seat) -> str:
-    """The board as rich-markup text: tracks, initiative, projects area and each city as a grid."""
+    """The board as rich-markup text: tracks, initiative, projects area and each city as a grid,
+    laid out for the terminal's width (at least 100 columns)."""
+    import shutil
+
     from .board_text import board_text
-    return board_text(state, seat)
+    return board_text(state, seat, width=max(100, shutil.get_terminal_size((120, 40)).columns))
 
 
 # --- rules summary ------------------------------------------------------------------------------
