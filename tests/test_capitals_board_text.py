@@ -189,7 +189,8 @@ def test_other_seats_prestige_does_not_leak():
             assert prestige_cell(after, components().colors[seat], True) == str(own.track(seat, "prestige"))
 
 
-def test_initial_board_and_console_print():
+def test_initial_board_and_console_print(monkeypatch):
+    monkeypatch.setenv("COLUMNS", "120")  # render_text lays the board out for the terminal's width
     game = citygames.load_game("the_capitals", num_players=4)
     state = game.new_initial_state(seed=0)
     text = check_board(state, 0)
