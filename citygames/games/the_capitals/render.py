@@ -353,8 +353,13 @@ def describe_rules(game, assumptions: bool = False) -> str:
     lines += ["", f"{c.rounds} rounds in 3 eras; World Expo after rounds {sorted(c.expo_rounds)}.",
               "Initiative track: " + ", ".join(f"{i + 1}: ${a} ×{m}" for i, (a, m) in
                                                enumerate(zip(c.init_cost, c.init_mult))),
-              "Power plants: " + ", ".join(f"L{p.level} {p.cubes} cubes/{p.activations} act" for p in c.plants),
-              ""]
+              "Power plants (cubes, best first; 4p/5p = only with that many players):"]
+    for level in range(1, c.max_plant_level + 1):
+        plants = [p for p in c.plants if p.level == level]
+        cubes = ", ".join(f"{p.cubes}" + (f" ({p.players}p)" if p.players > 3 else "") for p in plants)
+        lines.append(f"  level {level}{' (starting plant)' if level == 1 else ''}: {cubes}; "
+                     f"{plants[0].activations} activation{'s' if plants[0].activations > 1 else ''}")
+    lines.append("")
     for era in (0, 1, 2, 3):
         tiles = [t for t in c.tiles if t.era == era]
         lines.append(f"{'Starting tiles' if era == 0 else 'Era ' + 'I' * era} ({len(tiles)} tiles):")
