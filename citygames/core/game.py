@@ -144,6 +144,26 @@ class Game:
         import json
         return json.dumps(state.observation(seat), indent=1)
 
+    def action_json(self, state: "State", action: Action) -> dict:
+        """A legal action as JSON-ready data for user interfaces.
+
+        Always ``{"id", "kind", "arg", "text"}`` (``text`` is ``state.action_to_string``); games add
+        the keys their board needs to place the action where it happens (a tile id, coordinates).
+        """
+        return {"id": action.id, "kind": action.kind, "arg": action.arg, "text": state.action_to_string(action)}
+
+    def components_json(self) -> dict:
+        """Static component data a user interface needs to draw the game (names, effect texts)."""
+        return {"game": self.info.id, "name": self.info.name}
+
+    def reveals_hidden(self, events: Sequence) -> bool:
+        """Whether these log events revealed hidden information or drew chance (undo stops there).
+
+        Default: any event whose kind is listed in ``info.extra["reveal_events"]``.
+        """
+        kinds = self.info.extra.get("reveal_events", ())
+        return any(e.kind in kinds for e in events)
+
     def describe_rules(self, assumptions: bool = False) -> str:
         """Components and options as text (``citygames rules``); default: the options."""
         lines = [f"{self.info.name} ({self.info.id}), {self.info.min_players}-{self.info.max_players} players"]

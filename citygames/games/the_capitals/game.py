@@ -20,6 +20,7 @@ INFO = GameInfo(
     simultaneous_moves=False,
     chance=True,               # initiative order and deck order at setup
     version="1",
+    extra={"reveal_events": ("capitals.refill",)},  # new tiles turned face up
 )
 
 
@@ -84,6 +85,17 @@ class TheCapitals(Game):
     def render_text(self, state, seat) -> str:
         from .render import render_text
         return render_text(state, seat)
+
+    def action_json(self, state, action) -> dict:
+        """The action for a user interface: ``id, kind, arg, text`` plus where it happens on the board
+        (``tile`` id for take/place/activate, ``x, y`` for slots and corners, ``space`` (1-based),
+        ``color`` for tourists, ``penalty`` (prestige) for placements, ``cost`` (cubes) for activations)."""
+        from .render import action_json
+        return action_json(state, action)
+
+    def components_json(self) -> dict:
+        from .render import components_json
+        return components_json(self)
 
     def describe_rules(self, assumptions: bool = False) -> str:
         from .render import describe_rules

@@ -368,3 +368,63 @@ def describe_rules(game, assumptions: bool = False) -> str:
         lines.append("")
     lines.append("`citygames rules the_capitals --assumptions` lists every value no source confirms.")
     return "\n".join(lines)
+
+
+# --- data for user interfaces ----------------------------------------------------------------
+def action_json(state, a) -> dict:
+    """See ``TheCapitals.action_json``."""
+    game = state.game
+    c = state.c
+    p = state.player
+    d = {"id": a.id, "kind": a.kind, "arg": a.arg, "text": describe_action(state, a)}
+    kind = a.kind
+    if kind == "initiative":
+        d["space"] = a.arg + 1
+        d["cost"] = state.politics_cost(p, a.arg)
+    elif kind == "take":
+        d["tile"] = c.tiles[a.arg].id
+        r = state.row_of(a.arg)
+        d["price"] = c.row_prices[r] if r >= 0 else 0
+    elif kind == "place":
+        d["x"], d["y"] = game.xy(a.arg)
+        if state.ctx_tile >= 0:
+            d["tile"] = c.tiles[state.ctx_tile].id
+            ra, rb = state.broken_rules(p, state.ctx_tile, a.arg)
+            d["penalty"] = (int(ra) + int(rb)) * c.placement_penalty
+    elif kind in ("activate", "free_activate"):
+        d["x"], d["y"] = game.xy(a.arg)
+        x = state.city[p].get(a.arg)
+        if x is not None:
+            d["tile"] = c.tiles[x].id
+            if kind == "activate":
+                d["cost"] = state.activation_cost(p, a.arg)
+    elif kind == "tourist":
+        d["color"] = c.colors[a.arg]
+    elif kind == "move_token":
+        d["x"], d["y"] = game.corner_xy(a.arg)
+    return d
+
+
+def components_json(game) -> dict:
+    """Static data to draw The Capitals: colours, tiles (type, density, era, printed cubes, effect
+    text), initiative spaces, row prices, track bounds, attraction levels, Expo rounds."""
+    c = game.components
+    return {
+        "game": game.info.id,
+        "name": game.info.name,
+        "colors": list(c.colors),
+        "tiles": {t.id: {"name": t.name, "type": t.type_name, "density": t.density_name, "era": t.era,
+                         "cubes": t.cubes if t.has_activation else None, "effect": tile_effect_text(t),
+                         "activation": activation_text(t) if t.has_activation else None}
+                  for t in c.tiles},
+        "initiative": [{"space": i + 1, "cost": c.init_cost[i], "multiplier": c.init_mult[i],
+                        "players_icon": c.init_icon[i]} for i in range(len(c.init_cost))],
+        "politics_spaces": [s + 1 for s in game.politics_spaces],
+        "row_prices": list(c.row_prices),
+        "tracks": {name: {"min": c.track_min[i], "max": c.track_max[i]}
+                   for i, name in enumerate(TRACK_NAMES[:5])},
+        "attraction_levels": [{"at": at, "takes_at_most": takes} for at, takes in c.attraction],
+        "progress_loop": c.loop,
+        "expo_rounds": sorted(c.expo_rounds),
+        "rounds": c.rounds,
+    }
