@@ -144,6 +144,10 @@ class Game:
         import json
         return json.dumps(state.observation(seat), indent=1)
 
+    def seat_name(self, seat: int) -> str:
+        """How players and logs call a seat (e.g. its colour); default ``"Seat N"``."""
+        return f"Seat {seat}"
+
     def action_json(self, state: "State", action: Action) -> dict:
         """A legal action as JSON-ready data for user interfaces.
 

@@ -86,6 +86,10 @@ class TheCapitals(Game):
         from .render import render_text
         return render_text(state, seat)
 
+    def seat_name(self, seat: int) -> str:
+        """The seat's colour (green, red, blue, purple, black), capitalised."""
+        return self.components.colors[seat].capitalize()
+
     def action_json(self, state, action) -> dict:
         """The action for a user interface: ``id, kind, arg, text`` plus where it happens on the board
         (``tile`` id for take/place/activate, ``x, y`` for slots and corners, ``space`` (1-based),
