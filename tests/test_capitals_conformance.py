@@ -1,4 +1,4 @@
-"""The conformance kit (citygames.core.conformance) on The Capitals at 3, 4 and 5 players.
+"""The conformance kit (citygames.core.conformance) on The Capitals at 2, 3, 4 and 5 players.
 
 DESIGN.md "Tests": seeded random games to the end, legal actions never empty, clone
 independence, to_dict round trip, record replay, determinism, no leaks, illegal actions.
@@ -10,7 +10,7 @@ import citygames
 from citygames.core.conformance import check_game
 
 
-@pytest.mark.parametrize("players", [3, 4, 5])
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize("block", range(5))
 def test_conformance(players, block):
     game = citygames.load_game("the_capitals", num_players=players)
@@ -22,7 +22,7 @@ def test_conformance(players, block):
 def test_game_info_and_options():
     game = citygames.load_game("the_capitals")
     assert game.num_players == 4
-    assert game.info.min_players == 3 and game.info.max_players == 5
+    assert game.info.min_players == 2 and game.info.max_players == 5
     with pytest.raises(citygames.GameOptionError):
         citygames.load_game("the_capitals", num_players=6)
     with pytest.raises(citygames.GameOptionError):

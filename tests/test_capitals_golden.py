@@ -46,5 +46,9 @@ def test_golden_4_players():
     check("the_capitals_4p_seed7.txt", 4, 7)
 
 
+def test_golden_2_players():
+    check("the_capitals_2p_seed3.txt", 2, 3)
+
+
 def test_same_seed_same_log():
     assert playthrough(3, 11) == playthrough(3, 11)

@@ -337,6 +337,14 @@ class Components:
         self.free_act_triggers_permanents = bool(fa["triggers_permanents"])
         self.colors = tuple(b["colors"])
         self.grid = int(b["city"]["grid_size"])
+        tp = b["two_player"]
+        self.two_player_spaces = int(tp["initiative_spaces"])
+        self.neutral_color = self.colors.index(tp["neutral_color"])
+        self.two_player_removed_types = tuple(TYPE_INDEX[x] for x in tp["remove_one_of_each_type"])
+        self.neutral_advance = int(tp["neutral_culture_advance"])
+        self.neutral_loses_ties = bool(tp["neutral_loses_ties"])
+        self.neutral_can_lead = bool(tp["neutral_can_lead"])
+        self.neutral_counts_ahead = bool(tp["neutral_counts_as_marker_ahead"])
 
     def tile_min_players(self, tile: Tile) -> int:
         """Smallest player count that uses ``tile`` (its 4/5-player marker; 0 = every count)."""
@@ -345,9 +353,11 @@ class Components:
     def usable_spaces(self, num_players: int, politics: bool) -> tuple[int, ...]:
         """Initiative spaces (0-based) usable with ``num_players`` (reference §2.1).
 
-        A space is usable when its player-count icon is at most ``num_players``; with 3 players
+        With 2 players only the first 4 spaces are used. Otherwise a space is usable when its player-count icon is at most ``num_players``; with 3 players
         the space above the "4" is usable in the politics phase (HU only), not at setup.
         """
+        if num_players == 2:  # the first 4 spaces only (HU, IT 2-player rules)
+            return tuple(range(self.two_player_spaces))
         out = []
         for i, icon in enumerate(self.init_icon):
             if icon <= num_players or (politics and num_players == 3 and icon == 4

@@ -1,6 +1,6 @@
 """The Capitals (Boaventura, Mercury Games 2013): the ``Game`` object — rules, options, action space.
 
-Base game for 3-5 players (HU, IT rulebooks; ``shared/reference/the_capitals.md``).
+Base game for 3-5 players and the 2-player variant (HU, IT rulebooks; ``shared/reference/the_capitals.md``).
 """
 
 from __future__ import annotations
@@ -13,9 +13,9 @@ from .components import Components, components
 INFO = GameInfo(
     id="the_capitals",
     name="The Capitals",
-    min_players=3,
+    min_players=2,
     max_players=5,
-    options=(OptionSpec("num_players", 4, "number of players (3-5)", min=3, max=5),),
+    options=(OptionSpec("num_players", 4, "number of players (2-5; 2 plays the 2-player variant)", min=2, max=5),),
     hidden_information=True,   # the order of the era decks
     simultaneous_moves=False,
     chance=True,               # initiative order and deck order at setup

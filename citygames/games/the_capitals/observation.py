@@ -18,7 +18,8 @@ def observation(state, seat: int | None) -> dict:
     Shape: ``{"game", "seat", "num_players", "round", "era", "phase", "step", "current_player",
     "initiative": [seat|None per space], "order": [seats], "projects": [[tile ids] per row],
     "row_prices", "deck_sizes": {era: n}, "plants_left": {level: [cubes, ...]},
-    "highest_culture": seat|None, "pending": {...}, "players": [per seat dict], "terminal"}``.
+    "highest_culture": seat|None, "neutral": None or {color, culture, tourist_with} (2 players),
+    "pending": {...}, "players": [per seat dict], "terminal"}``.
     Coordinates are city coordinates (Hotel at (0, 0)).
     """
     game = state.game
@@ -35,11 +36,11 @@ def observation(state, seat: int | None) -> dict:
             xx, yy = game.xy(s)
             city.append({"x": xx, "y": yy, "tile": tiles[x].id, "cubes": state.cubes_on[p].get(s, 0)})
         tourists = []
-        for col in range(n):
-            if state.t_host[col] == p:
-                sl = state.t_slot[col]
-                tourists.append({"color": c.colors[col], "owner": col,
-                                 "on": list(game.xy(sl)) if sl >= 0 else None, "used": state.t_used[col]})
+        for k in range(len(state.t_host)):
+            if state.t_host[k] == p:
+                sl = state.t_slot[k]
+                tourists.append({"color": c.colors[state.tourist_color(k)], "owner": k if k < n else None,
+                                 "on": list(game.xy(sl)) if sl >= 0 else None, "used": state.t_used[k]})
         plant = c.plants[state.plant[p]]
         players.append({
             "seat": p, "color": c.colors[p],
@@ -91,6 +92,9 @@ def observation(state, seat: int | None) -> dict:
         "deck_sizes": {str(e): len(state.decks[e]) for e in (1, 2, 3)},
         "plants_left": plants_left,
         "highest_culture": state.hc if state.hc >= 0 else None,
+        "neutral": ({"color": c.colors[c.neutral_color], "culture": state.neutral,
+                     "tourist_with": state.t_host[n] if state.t_host[n] >= 0 else None}
+                    if state.neutral >= 0 else None),
         "pending": pending,
         "players": players,
         "terminal": over,

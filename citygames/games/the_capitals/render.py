@@ -149,9 +149,10 @@ def describe_action(state, a) -> str:
         cost = state.activation_cost(p, a.arg)
         return f"activate {tile.name} at ({x}, {y}) for {cost} cube{'s' if cost != 1 else ''}: {activation_text(tile)}"
     if kind == "tourist":
-        sl = state.t_slot[a.arg]
+        sl = state.t_slot[state.tourist_index(a.arg)]
         where = "beside the city" if sl < 0 else f"from {c.tiles[state.city[p][sl]].name}"
-        return f"pay 1 cube with the {c.colors[a.arg]} tourist ({where})"
+        neutral = " neutral" if state.n == 2 and a.arg == c.neutral_color else ""
+        return f"pay 1 cube with the {c.colors[a.arg]}{neutral} tourist ({where})"
     if kind == "pay_cubes":
         return f"pay the remaining {state.ctx_rem} with energy cubes (plant holds {state.t[p * NT + CUBES]})"
     if kind == "end_activations":
@@ -230,8 +231,14 @@ def _tourism(e):
     d = e.data
     lvl = f" (attraction level {d['level']})" if d.get("level") else ""
     moved = "; ".join(f"the {color_name(col).lower()} tourist goes to {color_name(h)}" for col, h in d["moved"])
-    return (f"Tourism: {color_name(e.player)} has the highest culture{lvl}; {color_name(d['lowest'])} has the lowest. "
+    low = "the neutral marker is lowest" if d["lowest"] < 0 else f"{color_name(d['lowest'])} has the lowest"
+    return (f"Tourism: {color_name(e.player)} has the highest culture{lvl}; {low}. "
             + (moved + "." if moved else "Tourists stay where they are."))
+
+
+@_r("neutral")
+def _neutral(e):
+    return f"The neutral culture marker advances to {e.data['culture']}."
 
 
 @_r("activate")

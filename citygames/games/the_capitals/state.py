@@ -57,7 +57,7 @@ class CapitalsState(State):
         "space", "new_space", "order", "projects", "decks", "plant_ptr", "hc",
         "round", "phase", "step", "turn", "player",
         "ctx_tile", "ctx_slot", "ctx_rem", "acts_left", "acts_made", "exec_active", "token_k",
-        "upg", "expo_scored", "_legal", "_loans",
+        "upg", "expo_scored", "neutral", "removed", "_legal", "_loans",
     )
 
     # ------------------------------------------------------------------------------------------
@@ -91,9 +91,13 @@ class CapitalsState(State):
         for p in range(n):
             self.tcount[p * NTYPES + c.hotel.type] += 1
             self.tcount[p * NTYPES + c.city_hall.type] += 1
-        self.t_host = list(range(n))
-        self.t_slot = [-1] * n
-        self.t_used = [False] * n
+        # tourists: one per seat, plus the neutral one in a 2-player game (index n; starts beside the board)
+        two = n == 2
+        self.t_host = list(range(n)) + ([-1] if two else [])
+        self.t_slot = [-1] * len(self.t_host)
+        self.t_used = [False] * len(self.t_host)
+        # 2-player variant: the neutral culture marker on the culture start space (HU, IT)
+        self.neutral = c.track_start[CULTURE] if two else -1
         # random initiative: first player on space 2, the others to its right (HU, §2.1)
         seats = list(range(n))
         rng.shuffle(seats)
@@ -102,12 +106,22 @@ class CapitalsState(State):
             self.space[p] = c.first_setup_space + i
         self.order = seats
         self.new_space = [-1] * n
-        # era decks (tiles with a 4/5-player marker above n are left in the box)
+        # era decks (tiles with a 4/5-player marker above n are left in the box); with 2 players one
+        # random tile of each type leaves each era deck unseen (HU, IT 2-player rules)
         self.decks = [[]]
+        self.removed = [[]]
         for era in (1, 2, 3):
-            deck = [i for i in c.era_tiles[era] if c.tile_min_players(c.tiles[i]) <= n]
+            deck = [i for i in c.era_tiles[era] if c.tile_min_players(c.tiles[i]) <= max(n, 3)]
             rng.shuffle(deck)
+            out = []
+            if two:
+                for typ in c.two_player_removed_types:
+                    pick = next((i for i in deck if c.tiles[i].type == typ), None)
+                    if pick is not None:
+                        deck.remove(pick)
+                        out.append(pick)
             self.decks.append(deck)
+            self.removed.append(out)
         self.plant_ptr = [0] * (c.max_plant_level + 2)
         self.hc = -1
         self.round = 1
@@ -176,7 +190,7 @@ class CapitalsState(State):
         elif kind == "activate":
             self._do_activate(a.arg)
         elif kind == "tourist":
-            self._do_tourist(a.arg)
+            self._do_tourist(self.tourist_index(a.arg))
         elif kind == "pay_cubes":
             self._finish_payment(self.ctx_rem)
         elif kind == "end_activations":
@@ -220,7 +234,7 @@ class CapitalsState(State):
             taken = set(self.new_space)
             return [table[off + s] for s in g.politics_spaces if s not in taken]
         if step == S_PAY:
-            out = [table[g.off["tourist"] + c] for c in self._usable_tourists(p, self.ctx_slot)]
+            out = [table[g.off["tourist"] + self.tourist_color(k)] for k in self._usable_tourists(p, self.ctx_slot)]
             if self.t[p * NT + CUBES] >= self.ctx_rem:
                 out.append(table[g.off["pay_cubes"]])
             return out
@@ -314,7 +328,7 @@ class CapitalsState(State):
                 self.phase = P_EXECUTIVE
                 self.turn = 0
                 self.exec_active = False
-                for i in range(n):
+                for i in range(len(self.t_used)):
                     self.t_used[i] = False
             elif ph == P_EXECUTIVE:
                 if self.exec_active:
@@ -339,6 +353,9 @@ class CapitalsState(State):
                     self.phase = P_ADMIN
                     self.turn = 0
                     self.token_k = 0
+                    if self.neutral >= 0:  # 2 players: the neutral marker advances first (HU, IT)
+                        self.neutral = min(self.neutral + self.c.neutral_advance, self.c.track_max[CULTURE])
+                        self._event("neutral", None, culture=self.neutral)
             elif ph == P_ADMIN:
                 # 1. construction tokens surrounded on all 4 sides may move (HU "Építésjelzők")
                 if self.turn < n:
@@ -570,6 +587,8 @@ class CapitalsState(State):
             elif per == "players_ahead_culture":
                 mine = t[base + CULTURE]
                 v = sum(1 for q in range(self.n) if t[q * NT + CULTURE] > mine)
+                if self.neutral > mine and self.c.neutral_counts_ahead:
+                    v += 1
             elif per == "plant_level":
                 v = t[base + LEVEL]
             elif per == "plant_cubes":
@@ -726,24 +745,47 @@ class CapitalsState(State):
         return rng
 
     def _tourism(self) -> None:
+        """The leader takes the Highest Culture token, the lowest city's tourist and the tourists of
+        the cities in its attraction range; tourists whose host does not change stay where they are.
+
+        2 players: the neutral marker is on the culture track and loses every tie; when it is the
+        lowest, no city loses its tourist for being lowest; the neutral tourist always goes to the
+        leader (HU, IT 2-player rules; the neutral never leads, ``neutral_can_lead``).
+        """
         t = self.t
+        c = self.c
+        n = self.n
         ranking = self.culture_ranking()
         leader, lowest = ranking[0], ranking[-1]
         self.hc = leader
         reach = self.attraction_range(t[leader * NT + CULTURE])
-        captured = {lowest}
-        for q in range(self.n):
+        captured = set()
+        neutral_lowest = False
+        if self.neutral >= 0:
+            low_cul = t[lowest * NT + CULTURE]
+            neutral_lowest = self.neutral < low_cul or (self.neutral == low_cul and c.neutral_loses_ties)
+        if not neutral_lowest:
+            captured.add(lowest)
+        for q in range(n):
             if q != leader and t[q * NT + CULTURE] <= reach:
                 captured.add(q)
         moved = []
-        for col in range(self.n):
-            host = leader if col in captured else col
-            if host != self.t_host[col]:
-                self.t_host[col] = host
-                self.t_slot[col] = -1
-                moved.append([col, host])
-        self._event("tourism", leader, lowest=lowest, captured=sorted(captured), moved=moved,
-                    level=sum(1 for at, _ in self.c.attraction if t[leader * NT + CULTURE] >= at))
+        for k in range(len(self.t_host)):
+            host = (leader if k in captured else k) if k < n else leader
+            if host != self.t_host[k]:
+                self.t_host[k] = host
+                self.t_slot[k] = -1
+                moved.append([self.tourist_color(k), host])
+        self._event("tourism", leader, lowest=-1 if neutral_lowest else lowest, captured=sorted(captured),
+                    moved=moved, level=sum(1 for at, _ in c.attraction if t[leader * NT + CULTURE] >= at))
+
+    def tourist_color(self, k: int) -> int:
+        """Colour index of tourist ``k`` (seat ``k``'s own tourist, or the neutral one at index n)."""
+        return k if k < self.n else self.c.neutral_color
+
+    def tourist_index(self, color: int) -> int:
+        """Inverse of ``tourist_color``."""
+        return color if color < self.n else self.n
 
     # ------------------------------------------------------------------------------------------
     # phase 4: executive (HU "Végrehajtás fázis", §8 Phase 4)
@@ -755,16 +797,16 @@ class CapitalsState(State):
     def _activation_cost(self, p: int, slot: int) -> int:
         tile = self.c.tiles[self.city[p][slot]]
         on = self.cubes_on[p].get(slot, 0)
-        for col in range(self.n):
-            if self.t_host[col] == p and self.t_slot[col] == slot:
+        for k in range(len(self.t_host)):
+            if self.t_host[k] == p and self.t_slot[k] == slot:
                 on += 1
         return tile.cubes + on + 1
 
     def _usable_tourists(self, p: int, slot: int) -> list[int]:
         """Tourists seat ``p`` may move onto ``slot`` now: in the city, unused this phase, and not
         already on ``slot`` (a tourist must move to be used, HU p. 11)."""
-        return [col for col in range(self.n)
-                if self.t_host[col] == p and not self.t_used[col] and self.t_slot[col] != slot]
+        return [k for k in range(len(self.t_host))
+                if self.t_host[k] == p and not self.t_used[k] and self.t_slot[k] != slot]
 
     def _holds_activation_cost(self, p: int, tile) -> bool:
         if not self.c.act_cost_needs_holding:
@@ -1093,6 +1135,8 @@ class CapitalsState(State):
         s.token_k = self.token_k
         s.upg = self.upg[:]
         s.expo_scored = self.expo_scored
+        s.neutral = self.neutral
+        s.removed = [r[:] for r in self.removed]
         s._legal = self._legal
         s._loans = 0
         return s
@@ -1100,7 +1144,7 @@ class CapitalsState(State):
     _PLAIN = ("seed", "history", "t", "pb", "plant", "tokens", "tcount", "t_host", "t_slot", "t_used", "space",
               "new_space", "order", "projects", "decks", "plant_ptr", "hc", "round", "phase", "step", "turn",
               "player", "ctx_tile", "ctx_slot", "ctx_rem", "acts_left", "acts_made", "exec_active", "token_k",
-              "upg", "expo_scored")
+              "upg", "expo_scored", "neutral", "removed")
 
     def to_dict(self) -> dict:
         """The full state as JSON-ready data (contains the deck order: server side only)."""
@@ -1150,11 +1194,21 @@ class CapitalsState(State):
     # information
     # ------------------------------------------------------------------------------------------
     def resample(self, seat: int, rng) -> "CapitalsState":
-        """A copy with the unseen parts redrawn: the order of every era deck (the only hidden
-        information of the base game; which tiles remain in each deck is public)."""
+        """A copy with the unseen parts redrawn consistently with what ``seat`` saw: the order of
+        every era deck and, with 2 players, which tile of each type was removed unseen from each
+        era (uniform among the unseen tiles of that type: every revealed tile was not removed)."""
         s = self.clone()
-        for d in s.decks:
-            rng.shuffle(d)
+        tiles = self.c.tiles
+        for era in range(1, len(s.decks)):
+            pool = s.decks[era] + s.removed[era]
+            rng.shuffle(pool)
+            out = []
+            for typ in (tiles[x].type for x in s.removed[era]):
+                pick = next(i for i in pool if tiles[i].type == typ)
+                pool.remove(pick)
+                out.append(pick)
+            s.decks[era] = pool
+            s.removed[era] = out
         s._legal = None
         return s
 
