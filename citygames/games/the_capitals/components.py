@@ -27,16 +27,17 @@ TRACK_INDEX = {name: i for i, name in enumerate(TRACK_NAMES)}
 APPLY_ORDER = (POP, EMP, MONEY, CULTURE, PS, CUBES, PRESTIGE, PROG)
 
 # --- tile types -----------------------------------------------------------------------------
-HOUSING, INDUSTRY, COMMERCE, TOURISM, PUBLIC = range(5)
-TYPE_NAMES = ("housing", "industry", "commerce", "tourism", "public")
+HOUSING, INDUSTRY, COMMERCE, TOURISM, PUBLIC, PROSPERITY, LAKE = range(7)
+#: prosperity is a sixth type (IT "un sesto tipo (colore) di edificio"); a Lake has no type (HU, IT)
+TYPE_NAMES = ("housing", "industry", "commerce", "tourism", "public", "prosperity", "lake")
 TYPE_INDEX = {n: i for i, n in enumerate(TYPE_NAMES)}
-NTYPES = 5
+NTYPES = 7
 DENSITY_INDEX = {None: 0, "low": 1, "medium": 2, "high": 3}
 DENSITY_NAMES = (None, "low", "medium", "high")
 
 # --- what a conditional effect counts --------------------------------------------------------
 PER_KINDS = ("money", "culture", "employment", "population", "public_service_above_zero",
-             "players_ahead_culture", "plant_level", "plant_cubes", "tiles")
+             "players_ahead_culture", "plant_level", "plant_cubes", "tiles", "tourists_in_city")
 
 Gains = tuple  # tuple[tuple[int, int], ...]
 
@@ -65,6 +66,8 @@ class Match:
     name_contains: str | None = None
 
     def __call__(self, tile: "Tile") -> bool:
+        if tile.type == LAKE:  # a Lake has no type and matches nothing (HU, IT "Tó építése")
+            return False
         if self.types is not None and tile.type not in self.types:
             return False
         if self.densities is not None and tile.density not in self.densities:
@@ -176,6 +179,24 @@ class Tile:
     end_game: tuple
     gives_3_progress: bool
     source: str
+    # --- prosperity tiles only (data/prosperity.yaml) ---
+    prosperity: bool = False
+    imm_era: tuple = ()          # immediate gains for eras I, II, III when they depend on the era
+    requirement: "Requirement | None" = None
+    perm_own: tuple = ()         # (match or None, gains) on each own activation anywhere in the city
+    perm_tourism: Gains = ()     # gains per tourist in the city at the end of each tourism phase
+    end_flat: Gains = ()
+    end_cond: tuple = ()         # end-game conditionals ("for every N ...")
+    before_expo_flat: Gains = ()
+    before_expo_cond: tuple = ()
+    before_expo_free: bool = False
+    imm_free_adjacent: bool = False
+    extra_build: bool = False
+    penalty_immunity: bool = False
+
+    def imm_for(self, era: int) -> Gains:
+        """Immediate gains when built in ``era`` (1-3)."""
+        return self.imm_era[era - 1] if self.imm_era else self.imm
 
     @property
     def has_activation(self) -> bool:
@@ -188,6 +209,83 @@ class Tile:
     @property
     def density_name(self) -> str | None:
         return DENSITY_NAMES[self.density]
+
+
+@dataclass(frozen=True)
+class Requirement:
+    """A prosperity tile's construction requirement (``data/prosperity.yaml``, reference §9.6).
+
+    kind: ``most`` (tiles of ``types`` combined), ``most_tiles`` (tiles matching ``match``),
+    ``fewest`` (tiles of ``types``), ``highest`` / ``lowest`` (``track``: a track name,
+    ``plant_cubes`` or ``progress`` = plant level then distance to the next upgrade), ``pay``
+    (``cost`` gains to lose). ``ties_ok``: a tie for most satisfies it; otherwise the game's
+    tie-break chain (money, then leftmost initiative) decides (reference §12 #17 default).
+    """
+
+    kind: str
+    types: frozenset = frozenset()
+    match: Match | None = None
+    track: str = ""
+    ties_ok: bool = False
+    cost: Gains = ()
+
+
+def compile_requirement(d: dict) -> Requirement:
+    if "most" in d:
+        return Requirement("most", types=frozenset(TYPE_INDEX[t] for t in d["most"]), ties_ok=bool(d.get("ties_ok")))
+    if "most_tiles" in d:
+        return Requirement("most_tiles", match=compile_match(d["most_tiles"]), ties_ok=bool(d.get("ties_ok")))
+    if "fewest" in d:
+        return Requirement("fewest", types=frozenset(TYPE_INDEX[t] for t in d["fewest"]))
+    if "highest" in d:
+        return Requirement("highest", track=d["highest"])
+    if "lowest" in d:
+        return Requirement("lowest", track=d["lowest"])
+    if "pay" in d:
+        return Requirement("pay", cost=compile_gains(d["pay"]))
+    raise ValueError(f"unknown requirement {d}")
+
+
+def _by_era(d: dict | None, era: int) -> dict:
+    return {k: (v["by_era"][era - 1] if isinstance(v, dict) else v) for k, v in (d or {}).items()}
+
+
+def _prosperity_from(idx: int, d: dict) -> Tile:
+    dd = dict(d)
+    dd["era"] = 0
+    dd["type"] = "prosperity"
+    imm = d.get("immediate") or {}
+    by_era = any(isinstance(v, dict) for v in imm.values())
+    dd["immediate"] = _by_era(imm, 1)
+    end = d.get("end_game") or ()
+    dd["end_game"] = [e for e in end if "scope" in e]
+    perm = [e for e in d.get("permanent") or () if e["on"] in ("adjacent_activation", "own_upgrade")]
+    dd["permanent"] = perm
+    base = _tile_from(idx, dd)
+    perm_own = tuple((compile_match(e.get("match")), compile_gains(e["gain"]))
+                     for e in d.get("permanent") or () if e["on"] == "own_activation")
+    perm_tourism: Gains = ()
+    for e in d.get("permanent") or ():
+        if e["on"] == "end_of_tourism":
+            if e.get("per") != "tourists_in_city":
+                raise ValueError(f"{d['id']}: end_of_tourism needs per: tourists_in_city")
+            perm_tourism = compile_gains(e["gain"])
+    before = d.get("end_game_before_expo") or ()
+    from dataclasses import replace
+    return replace(
+        base, prosperity=True,
+        imm_era=tuple(compile_gains(_by_era(imm, e)) for e in (1, 2, 3)) if by_era else (),
+        requirement=compile_requirement(d["requirement"]),
+        perm_own=perm_own, perm_tourism=perm_tourism,
+        end_flat=sum((compile_gains(e["gain"]) for e in end if "scope" not in e and "per" not in e), ()),
+        end_cond=compile_conditionals([e for e in end if "per" in e]),
+        before_expo_flat=sum((compile_gains(e["gain"]) for e in before if "gain" in e and "per" not in e), ()),
+        before_expo_cond=compile_conditionals([e for e in before if "per" in e]),
+        before_expo_free=any(e.get("free_adjacent") for e in before),
+        imm_free_adjacent=bool(d.get("immediate_free_adjacent")),
+        extra_build=bool(d.get("extra_build")),
+        penalty_immunity=bool(d.get("penalty_immunity_adjacent")),
+        gives_3_progress=False)
 
 
 @dataclass(frozen=True)
@@ -252,7 +350,19 @@ class Components:
         plants, a3 = load_data(DATA / "power_plants.yaml")
         self.board = board
         self.assumptions: list[Assumption] = a1 + a2 + a3
-        self.tiles: tuple[Tile, ...] = tuple(_tile_from(i, d) for i, d in enumerate(tiles))
+        pros, a4 = load_data(DATA / "prosperity.yaml")
+        self.assumptions += a4
+        building = [_tile_from(i, d) for i, d in enumerate(tiles)]
+        #: building tiles (``take`` actions index these), then prosperity tiles, then the Lake
+        self.n_building = len(building)
+        prosperity = [_prosperity_from(len(building) + i, d) for i, d in enumerate(pros)]
+        self.prosperity_tiles = tuple(t.idx for t in prosperity)
+        lake = Tile(idx=len(building) + len(prosperity), id="lake", name="Lake", era=0, type=LAKE, density=0,
+                    cubes=-1, imm=(), cond=(), act_cost=(), act_gain=(), act_cond=(), act_free_adjacent=False,
+                    construction=(), perm_adjacent=(), perm_upgrade=(), end_game=(), gives_3_progress=False,
+                    source="HU/IT 'Tó építése': a prosperity tile built face down; no type")
+        self.lake = lake
+        self.tiles: tuple[Tile, ...] = tuple(building + prosperity + [lake])
         self.tile_by_id = {t.id: t for t in self.tiles}
         if len(self.tile_by_id) != len(self.tiles):
             raise ValueError("duplicate tile ids in tiles.yaml")
@@ -345,6 +455,11 @@ class Components:
         self.neutral_loses_ties = bool(tp["neutral_loses_ties"])
         self.neutral_can_lead = bool(tp["neutral_can_lead"])
         self.neutral_counts_ahead = bool(tp["neutral_counts_as_marker_ahead"])
+        pr = b["prosperity"]
+        self.prosperity_rounds = frozenset(int(x) for x in pr["rounds"])
+        self.prosperity_hand = {int(k): int(v) for k, v in pr["hand_size"].items()}
+        self.lake_gains = compile_gains(pr["lake"])
+        self.mayor_loans_allowed = bool(pr["mayors_house_loans_allowed"])
 
     def tile_min_players(self, tile: Tile) -> int:
         """Smallest player count that uses ``tile`` (its 4/5-player marker; 0 = every count)."""

@@ -58,7 +58,7 @@ def evaluate(state, player: int, _depth: int = 0) -> float:
     # a tile taken but not yet built: count its immediate gains now
     if state.ctx_tile >= 0 and state.player == player and state.step == 3:
         tile = c.tiles[state.ctx_tile]
-        for tr, amt in tile.imm:
+        for tr, amt in tile.imm_for(c.era_of_round[state.round]):
             if tr == MONEY and amt < 0:
                 block[MONEY] += amt  # payment (loans handled by the clamp below)
             else:
@@ -73,9 +73,12 @@ def evaluate(state, player: int, _depth: int = 0) -> float:
         bonus += sum(_gains_value(g) for _, g in tile.perm_adjacent) * 0.6
         for cd in tile.cond:
             bonus += _gains_value(cd.gains) * 1.5
+        bonus += _gains_value(tile.end_flat) + sum(_gains_value(cd.gains) * 2 for cd in tile.end_cond)
         if block[MONEY] < 1:  # loans: -1 prestige per $3 missing
             block[PRESTIGE] -= -(-(1 - block[MONEY]) // 3)
             block[MONEY] = 1
+    elif state.step == 10 and state.player == player:  # a Lake about to be placed: +2 cubes
+        bonus = sum(_gains_value(((tr, amt),)) for tr, amt in c.lake_gains) + 0.5
     else:
         bonus = 0.0
     value = float(block[PRESTIGE]) + bonus

@@ -15,7 +15,12 @@ INFO = GameInfo(
     name="The Capitals",
     min_players=2,
     max_players=5,
-    options=(OptionSpec("num_players", 4, "number of players (2-5; 2 plays the 2-player variant)", min=2, max=5),),
+    options=(
+        OptionSpec("num_players", 4, "number of players (2-5; 2 plays the 2-player variant)", min=2, max=5),
+        OptionSpec("prosperity", False, "the Prosperity expansion: hidden prosperity tiles built in marked rounds"),
+        OptionSpec("refill_variant", False,
+                   "end-of-game variant of the rulebook: refill the $0 row to 2 + players tiles, ignoring the other rows"),
+    ),
     hidden_information=True,   # the order of the era decks
     simultaneous_moves=False,
     chance=True,               # initiative order and deck order at setup
@@ -166,7 +171,7 @@ def _action_space(c: Components) -> ActionSpace:
 
     kinds = [
         ("initiative", len(c.init_cost), lambda k: f"initiative space {k + 1}"),
-        ("take", len(tiles), lambda i: f"take {tiles[i].name}"),
+        ("take", c.n_building, lambda i: f"take {tiles[i].name}"),
         ("place", g * g, slot_text("build at")),
         ("activate", g * g, slot_text("activate the tile at")),
         ("tourist", len(c.colors), lambda k: f"use the {c.colors[k]} tourist"),
@@ -177,6 +182,10 @@ def _action_space(c: Components) -> ActionSpace:
         ("free_activate", g * g, slot_text("activate for free the tile at")),
         ("move_token", (g + 1) * (g + 1),
          lambda i: f"move the construction token to corner ({_corner_xy(c, i)[0]}, {_corner_xy(c, i)[1]})"),
+        # the Prosperity expansion
+        ("prosperity", len(c.prosperity_tiles), lambda i: f"build {tiles[c.prosperity_tiles[i]].name}"),
+        ("lake", len(c.prosperity_tiles), lambda i: f"build a Lake with {tiles[c.prosperity_tiles[i]].name}"),
+        ("place_lake", g * g, slot_text("build the Lake at")),
     ]
     space = ActionSpace(kinds)
     _SPACE_CACHE[id(c)] = space

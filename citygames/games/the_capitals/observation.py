@@ -56,6 +56,16 @@ def observation(state, seat: int | None) -> dict:
             "tourists": tourists,
             "pending_upgrades": state.upg[p],
         })
+        if state.pros:
+            pl = players[-1]
+            pl["prosperity_hand_size"] = len(state.hand[p])
+            # a seat's undealt and unbuilt prosperity tiles are visible only to that seat (§7.1)
+            if seat == p:
+                pl["prosperity_hand"] = [
+                    dict(zip(("tile", "can_build", "why"), (tiles[x].id,) + state.requirement_status(p, x)))
+                    for x in state.hand[p]]
+            pl["lakes"] = [{"x": game.xy(sl)[0], "y": game.xy(sl)[1], "revealed": tiles[x].id}
+                           for sl, x in state.lakes[p]]
     initiative = [None] * len(c.init_cost)
     for p in range(n):
         initiative[state.space[p]] = p
@@ -97,6 +107,8 @@ def observation(state, seat: int | None) -> dict:
                     if state.neutral >= 0 else None),
         "pending": pending,
         "players": players,
+        "prosperity": state.pros,
+        "prosperity_rounds": sorted(c.prosperity_rounds) if state.pros else [],
         "terminal": over,
         "scores": state.scores() if over else None,
     }

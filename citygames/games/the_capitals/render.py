@@ -6,7 +6,7 @@ from __future__ import annotations
 from citygames.core.events import register_renderer
 
 from .components import (CUBES, CULTURE, EMP, LEVEL, MONEY, NT, POP, PRESTIGE, PROG, PS, TRACK_NAMES, TYPE_NAMES,
-                         components)
+                         components)  # noqa: F401
 
 SHORT = {"money": "$", "culture": "culture", "employment": "employment", "population": "population",
          "public_service": "public service", "progress": "progress", "prestige": "prestige",
@@ -168,7 +168,70 @@ def describe_action(state, a) -> str:
     if kind == "move_token":
         x, y = game.corner_xy(a.arg)
         return f"move the construction token to corner ({x}, {y})"
+    if kind == "prosperity":
+        tile = c.tiles[c.prosperity_tiles[a.arg]]
+        ok, why = state.requirement_status(p, tile.idx)
+        return f"build {tile.name} ({why}): {prosperity_effect_text(tile)}"
+    if kind == "lake":
+        tile = c.tiles[c.prosperity_tiles[a.arg]]
+        return f"build a Lake, revealing {tile.name} (+2 energy cubes, any slot next to the city)"
+    if kind == "place_lake":
+        x, y = game.xy(a.arg)
+        return f"build the Lake at ({x}, {y})"
     return str(a)
+
+
+def requirement_text(tile) -> str:
+    """A prosperity tile's construction requirement in words."""
+    req = tile.requirement
+    if req is None:
+        return ""
+    tie = " (a tie is enough)" if req.ties_ok else ""
+    if req.kind == "most":
+        return "most " + " + ".join(TYPE_NAMES[t] for t in sorted(req.types)) + " tiles" + tie
+    if req.kind == "most_tiles":
+        return f"most {req.match.describe()}s{tie}"
+    if req.kind == "fewest":
+        return "fewest " + " + ".join(TYPE_NAMES[t] for t in sorted(req.types)) + " tiles"
+    if req.kind == "pay":
+        return "pay " + gains_text([(tr, -v) for tr, v in req.cost])
+    what = {"plant_cubes": "energy cubes on the plant", "progress": "progress (plant level, then progress)"}.get(
+        req.track, req.track.replace("_", " "))
+    return f"{req.kind} {what}"
+
+
+def prosperity_effect_text(tile) -> str:
+    """A prosperity tile's effects, with era-dependent values written I/II/III."""
+    parts = []
+    if tile.imm_era:
+        keys = [tr for tr, _ in tile.imm_era[0]]
+        vals = ", ".join(f"{'/'.join(str(dict(g).get(tr, 0)) for g in tile.imm_era)} {SHORT[TRACK_NAMES[tr]]}"
+                         for tr in keys)
+        parts.append(f"Build: {vals} (era I/II/III)")
+    base = tile_effect_text(tile)
+    if base != "no effect":
+        parts.append(base)
+    if tile.extra_build:
+        parts.append("Build: build 1 more tile from the projects area")
+    if tile.imm_free_adjacent:
+        parts.append("Build: activate an adjacent tile for free")
+    if tile.penalty_immunity:
+        parts.append("Permanent: tiles built next to it suffer no placement penalty")
+    for m, g in tile.perm_own:
+        parts.append(f"Permanent: {gains_text(g)} per own {m.describe() if m else 'tile'} activation")
+    if tile.perm_tourism:
+        parts.append(f"Permanent: {gains_text(tile.perm_tourism)} per tourist in the city after each tourism phase")
+    ends = [gains_text(tile.end_flat)] if tile.end_flat else []
+    ends += [_cond_text(cd) for cd in tile.end_cond]
+    if ends:
+        parts.append("End: " + "; ".join(ends))
+    before = [gains_text(tile.before_expo_flat)] if tile.before_expo_flat else []
+    before += [_cond_text(cd) for cd in tile.before_expo_cond]
+    if tile.before_expo_free:
+        before.append("activate an adjacent tile for free")
+    if before:
+        parts.append("Before the last Expo: " + "; ".join(before))
+    return ". ".join(parts)
 
 
 # --- log sentences ------------------------------------------------------------------------------
@@ -325,6 +388,33 @@ def _finalscore(e):
             f"money {d['money']:+d}, culture {d['culture']:+d}, progress {d['progress']:+d} → {d['prestige']} prestige.")
 
 
+@_r("deal")
+def _deal(e):
+    return f"{color_name(e.player)} is dealt the prosperity tiles {', '.join(_tile_name(t) for t in e.data['tiles'])}."
+
+
+@_r("prosperity")
+def _prosperity(e):
+    return f"{color_name(e.player)} builds the prosperity tile {_tile_name(e.data['tile'])}{_loans(e.data.get('loans', 0))}."
+
+
+@_r("lake_reveal")
+def _lake_reveal(e):
+    return f"{color_name(e.player)} reveals {_tile_name(e.data['tile'])} and builds it as a Lake."
+
+
+@_r("lake")
+def _lake(e):
+    from .game import _xy
+    x, y = _xy(components(), e.data["slot"])
+    return f"{color_name(e.player)} builds a Lake at ({x}, {y}): {changes_text(e.data['changes'])}."
+
+
+@_r("casino")
+def _casino(e):
+    return f"{color_name(e.player)}'s Casino pays for {e.data['tourists']} tourist{'s' if e.data['tourists'] != 1 else ''}."
+
+
 @_r("game_end")
 def _gameend(e):
     d = e.data
@@ -373,6 +463,12 @@ def describe_rules(game, assumptions: bool = False) -> str:
         for t in tiles:
             lines.append(f"  {tile_label(t)}: {tile_effect_text(t)}")
         lines.append("")
+    pros = [c.tiles[i] for i in c.prosperity_tiles]
+    lines.append(f"Prosperity tiles ({len(pros)}; with the prosperity option, built in rounds "
+                 f"{sorted(c.prosperity_rounds)}):")
+    for t in pros:
+        lines.append(f"  {t.name} — requires {requirement_text(t)}: {prosperity_effect_text(t)}")
+    lines.append("")
     lines.append("`citygames rules the_capitals --assumptions` lists every value no source confirms.")
     return "\n".join(lines)
 

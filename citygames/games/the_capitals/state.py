@@ -18,15 +18,18 @@ from citygames.core.events import Event
 from citygames.core.game import TERMINAL, State
 
 from .components import (APPLY_ORDER, CUBES, CULTURE, EMP, LEVEL, MONEY, NT, NTYPES, POP, PRESTIGE, PROG, PS,
-                         TRACK_NAMES, Components)
+                         TRACK_INDEX, TRACK_NAMES, TYPE_NAMES, Components)
 
 # --- phases and steps -------------------------------------------------------------------------
-P_POLITICS, P_BUILDING, P_EXECUTIVE, P_ADMIN, P_EXPO, P_END = range(6)
-PHASE_NAMES = ("politics", "building", "executive", "administration", "world expo", "game over")
-(S_NONE, S_POLITICS, S_TAKE, S_PLACE, S_UPGRADE, S_ACTIVATE, S_PAY, S_FREE, S_TOKEN) = range(9)
+P_POLITICS, P_BUILDING, P_EXECUTIVE, P_ADMIN, P_EXPO, P_END, P_PROSPERITY, P_PRE_EXPO = range(8)
+PHASE_NAMES = ("politics", "building", "executive", "administration", "world expo", "game over", "prosperity",
+               "before the last world expo")
+(S_NONE, S_POLITICS, S_TAKE, S_PLACE, S_UPGRADE, S_ACTIVATE, S_PAY, S_FREE, S_TOKEN, S_PROSPERITY,
+ S_LAKE) = range(11)
 STEP_NAMES = ("none", "choose an initiative space", "take a tile from the projects area",
               "choose where to build the tile", "upgrade the power plant?", "activate a tile or end activations",
-              "pay the activation", "choose a tile to activate for free", "move the construction token?")
+              "pay the activation", "choose a tile to activate for free", "move the construction token?",
+              "build a prosperity tile or a Lake", "choose where to build the Lake")
 
 # --- prestige categories of the score sheet ---------------------------------------------------
 CATEGORIES = ("placement penalties", "loans", "tile effects", "expo employment", "expo unemployment",
@@ -57,7 +60,9 @@ class CapitalsState(State):
         "space", "new_space", "order", "projects", "decks", "plant_ptr", "hc",
         "round", "phase", "step", "turn", "player",
         "ctx_tile", "ctx_slot", "ctx_rem", "acts_left", "acts_made", "exec_active", "token_k",
-        "upg", "expo_scored", "neutral", "removed", "_legal", "_loans",
+        "upg", "expo_scored", "neutral", "removed",
+        "pros", "hand", "pbox", "lakes", "pstage", "extra_pending",
+        "_legal", "_loans",
     )
 
     # ------------------------------------------------------------------------------------------
@@ -122,6 +127,22 @@ class CapitalsState(State):
                         out.append(pick)
             self.decks.append(deck)
             self.removed.append(out)
+        # Prosperity: deal 6 hidden prosperity tiles each (5 with 5 players); the rest stay unseen (§7.1)
+        self.pros = bool(game.options.get("prosperity"))
+        self.hand = [[] for _ in range(n)]
+        self.pbox = []
+        self.lakes = [[] for _ in range(n)]
+        self.pstage = 0
+        self.extra_pending = False
+        if self.pros:
+            pile = list(c.prosperity_tiles)
+            rng.shuffle(pile)
+            k = c.prosperity_hand[n]
+            for p in range(n):
+                self.hand[p] = sorted(pile[p * k:(p + 1) * k])
+            self.pbox = pile[n * k:]
+            for p in range(n):
+                self._event("deal", p, visible_to=p, tiles=[c.tiles[x].id for x in self.hand[p]])
         self.plant_ptr = [0] * (c.max_plant_level + 2)
         self.hc = -1
         self.round = 1
@@ -206,6 +227,12 @@ class CapitalsState(State):
             self._activate_effect(self.player, a.arg, free=True)
         elif kind == "move_token":
             self._do_move_token(a.arg)
+        elif kind == "prosperity":
+            self._do_prosperity(self.c.prosperity_tiles[a.arg])
+        elif kind == "lake":
+            self._do_lake(self.c.prosperity_tiles[a.arg])
+        elif kind == "place_lake":
+            self._do_place_lake(a.arg)
         else:  # pragma: no cover - every legal kind is handled above
             raise AssertionError(kind)
         self._advance()
@@ -250,6 +277,14 @@ class CapitalsState(State):
             out = [table[off + i] for i in sorted(self._token_destinations(p))]
             out.append(table[g.off["decline"]])
             return out
+        if step == S_PROSPERITY:
+            first = self.c.prosperity_tiles[0]
+            out = [table[g.off["prosperity"] + x - first] for x in self.hand[p] if self.requirement_status(p, x)[0]]
+            out.extend(table[g.off["lake"] + x - first] for x in self.hand[p])
+            return out
+        if step == S_LAKE:
+            off = g.off["place_lake"]
+            return [table[off + s] for s in sorted(self._frontier(p))]
         return []  # pragma: no cover
 
     def _why_illegal(self, a) -> str:
@@ -258,6 +293,7 @@ class CapitalsState(State):
             S_POLITICS: ("initiative",), S_TAKE: ("take",), S_PLACE: ("place",), S_UPGRADE: ("upgrade", "decline"),
             S_ACTIVATE: ("activate", "end_activations"), S_PAY: ("tourist", "pay_cubes"),
             S_FREE: ("free_activate", "decline"), S_TOKEN: ("move_token", "decline"),
+            S_PROSPERITY: ("prosperity", "lake"), S_LAKE: ("place_lake",),
         }[step]
         phase = PHASE_NAMES[self.phase]
         if a.kind not in expected:
@@ -295,6 +331,13 @@ class CapitalsState(State):
             return "executive: the free activation must target an adjacent tile with an activation effect"
         if a.kind == "move_token":
             return "administration: a construction token moves only to a free corner on the city's perimeter"
+        if a.kind in ("prosperity", "lake"):
+            x = c.prosperity_tiles[a.arg]
+            if x not in self.hand[p]:
+                return f"prosperity: {c.tiles[x].name} is not in your hand"
+            return f"prosperity: {c.tiles[x].name} cannot be built now: {self.requirement_status(p, x)[1]}"
+        if a.kind == "place_lake":
+            return "prosperity: a Lake must go on an empty slot adjacent to a tile of the city (HU 'Tó építése')"
         return f"{phase}: not allowed now"  # pragma: no cover
 
     # ------------------------------------------------------------------------------------------
@@ -346,9 +389,9 @@ class CapitalsState(State):
                     self.acts_left = self.c.plants[self.plant[p]].activations + (self.c.hc_extra if p == self.hc else 0)
                     continue
                 if self.round >= self.c.rounds:
-                    self.phase = P_EXPO
-                    self.expo_scored = False
-                    self._before_last_expo()
+                    self.phase = P_PRE_EXPO
+                    self.turn = 0
+                    self.pstage = 0
                 else:
                     self.phase = P_ADMIN
                     self.turn = 0
@@ -372,11 +415,57 @@ class CapitalsState(State):
                     self.token_k = 0
                     continue
                 self._admin_projects()
+                if self.pros and self.round in self.c.prosperity_rounds:
+                    self.phase = P_PROSPERITY
+                    self.turn = 0
+                    self.pstage = 0
+                elif self.round in self.c.expo_rounds:
+                    self.phase = P_EXPO
+                    self.expo_scored = False
+                else:
+                    self._next_round()
+            elif ph == P_PROSPERITY:
+                # at the end of the administration phase of a marked round, in initiative order, each
+                # city builds a prosperity tile or a Lake (HU "Jólét", IT "Prosperità", §7.1)
+                if self.extra_pending:  # Financial District: one more tile from the projects area
+                    self.extra_pending = False
+                    if any(self.projects):
+                        self.step = S_TAKE
+                        return
+                if self.pstage:
+                    self.pstage = 0
+                    self.turn += 1
+                    continue
+                if self.turn < n:
+                    self.player = self.order[self.turn]
+                    self.pstage = 1
+                    self.step = S_PROSPERITY
+                    return
                 if self.round in self.c.expo_rounds:
                     self.phase = P_EXPO
                     self.expo_scored = False
                 else:
                     self._next_round()
+            elif ph == P_PRE_EXPO:
+                # end-game effects resolved just before the last World Expo (§10.5)
+                if self.turn < n:
+                    p = self.order[self.turn]
+                    self.player = p
+                    if self.pstage == 0:
+                        self.pstage = 1
+                        self._before_last_expo(p)
+                    while self.pstage - 1 < len(self._tech_parks(p)):
+                        slot = self._tech_parks(p)[self.pstage - 1]
+                        self.pstage += 1
+                        if self._free_targets(p, slot):
+                            self.ctx_slot = slot
+                            self.step = S_FREE
+                            return
+                    self.pstage = 0
+                    self.turn += 1
+                    continue
+                self.phase = P_EXPO
+                self.expo_scored = False
             elif ph == P_EXPO:
                 if not self.expo_scored:
                     self.expo_scored = True
@@ -474,15 +563,18 @@ class CapitalsState(State):
         A: the slot must be at a corner of one of the city's construction tokens.
         B: the tile must be adjacent (diagonals included) to a tile of its type, unless it is the
         city's first tile of that type. Each broken rule costs -2 prestige (HU "Építési büntetés").
+        A tile built adjacent to a Subway breaks neither (Prosperity, §9.6).
         """
         g = self.game
         tile = self.c.tiles[tile_idx]
         isl = g.isect_slots
+        city = self.city[p]
+        tiles = self.c.tiles
+        if self.pros and any(q in city and tiles[city[q]].penalty_immunity for q in g.neighbours[slot]):
+            return False, False  # Subway: tiles built adjacent to it suffer no placement penalty (§9.6)
         a = not any(slot in isl[tok] for tok in self.tokens[p])
         b = False
         if self.tcount[p * NTYPES + tile.type]:
-            city = self.city[p]
-            tiles = self.c.tiles
             b = True
             for q in g.neighbours[slot]:
                 x = city.get(q)
@@ -497,7 +589,8 @@ class CapitalsState(State):
         self.ctx_tile = -1
         self.step = S_NONE
         self._build(p, tile_idx, slot)
-        self.turn += 1
+        if self.phase == P_BUILDING:
+            self.turn += 1
 
     def _build(self, p: int, tile_idx: int, slot: int) -> None:
         """Place a tile and resolve its effects (§8 Phase 2, HU p. 6-8)."""
@@ -517,8 +610,9 @@ class CapitalsState(State):
         city[slot] = tile_idx
         self.tcount[p * NTYPES + tile.type] += 1
         fired = set()
-        if tile.imm:
-            self._gain(p, tile.imm, C_TILES, fired)
+        imm = tile.imm_for(c.era_of_round[self.round]) if tile.imm_era else tile.imm
+        if imm:
+            self._gain(p, imm, C_TILES, fired)
         if not c.cond_before_own:
             cond = self._conditional_gains(p, tile.cond, exclude=slot)
         if cond:
@@ -557,6 +651,11 @@ class CapitalsState(State):
             self._gain(p, _sort_gains(acc), C_TILES, fired)
         self._event("build", p, tile=tile.id, slot=slot, rule_a=a, rule_b=b, loans=self._loans,
                     changes=self._diff(before, t[base:base + NT]))
+        if tile.extra_build:  # Financial District: build 1 more tile from the projects area (§9.6)
+            self.extra_pending = True
+        if tile.imm_free_adjacent and self._free_targets(p, slot):  # Technology Park (§9.6)
+            self.ctx_slot = slot
+            self.step = S_FREE
 
     def _count_area(self, p: int, slot: int, tile, adjacent: bool, match) -> int:
         """How many tiles an area effect of ``tile`` on ``slot`` counts (never the tile itself)."""
@@ -778,6 +877,15 @@ class CapitalsState(State):
                 moved.append([self.tourist_color(k), host])
         self._event("tourism", leader, lowest=-1 if neutral_lowest else lowest, captured=sorted(captured),
                     moved=moved, level=sum(1 for at, _ in c.attraction if t[leader * NT + CULTURE] >= at))
+        if self.pros:  # Casino: at the end of each tourism phase, $2 per tourist in the city (§9.6)
+            tiles = c.tiles
+            for p in range(n):
+                for x in self.city[p].values():
+                    if tiles[x].perm_tourism:
+                        k = sum(1 for h in self.t_host if h == p)
+                        if k:
+                            self._gain(p, [(tr, amt * k) for tr, amt in tiles[x].perm_tourism], C_TILES, set())
+                            self._event("casino", p, tourists=k)
 
     def tourist_color(self, k: int) -> int:
         """Colour index of tourist ``k`` (seat ``k``'s own tourist, or the neutral one at index n)."""
@@ -889,6 +997,11 @@ class CapitalsState(State):
                 for m, gains in tiles[x].perm_adjacent:
                     if m is None or m(tile):
                         acc.extend(gains)
+            if self.pros:  # Warehouse, Bus Station: each own activation of a type (§9.6)
+                for x in city.values():
+                    for m, gains in tiles[x].perm_own:
+                        if m is None or m(tile):
+                            acc.extend(gains)
             if acc:
                 self._gain(p, _sort_gains(acc), C_TILES, fired)
         self._event("activate", p, tile=tile.id, slot=slot, free=free, cubes=paid_cubes, loans=self._loans,
@@ -974,7 +1087,10 @@ class CapitalsState(State):
         (older-era tiles do not count, HU "Hány lapkát kell felcsapni?")."""
         c = self.c
         tiles = c.tiles
-        have = sum(1 for row in self.projects for x in row if tiles[x].era == era)
+        if self.game.options.get("refill_variant"):  # rulebook variant: fill the $0 row alone
+            have = sum(1 for x in self.projects[0] if tiles[x].era == era)
+        else:
+            have = sum(1 for row in self.projects for x in row if tiles[x].era == era)
         want = c.refill_base + c.refill_per_player * self.n - have
         deck = self.decks[era]
         drawn = []
@@ -1023,8 +1139,115 @@ class CapitalsState(State):
     # ------------------------------------------------------------------------------------------
     # end of the game (HU "A játék vége", §8 End of game)
     # ------------------------------------------------------------------------------------------
-    def _before_last_expo(self) -> None:
-        """End-game effects resolved just before the round-12 Expo (none among the base tiles)."""
+    def _before_last_expo(self, p: int) -> None:
+        """Seat ``p``'s end-game effects resolved just before the round-12 Expo: Gene Research Lab
+        and Public Meeting Hall (Technology Park's free activation is a decision, see ``_advance``)."""
+        tiles = self.c.tiles
+        fired = set()
+        for x in self.city[p].values():
+            tile = tiles[x]
+            if tile.before_expo_flat:
+                self._gain(p, tile.before_expo_flat, C_END_TILES, fired)
+            if tile.before_expo_cond:
+                self._gain(p, self._conditional_gains(p, tile.before_expo_cond), C_END_TILES, fired)
+
+    def _tech_parks(self, p: int) -> list[int]:
+        tiles = self.c.tiles
+        return sorted(s for s, x in self.city[p].items() if tiles[x].before_expo_free)
+
+    # ------------------------------------------------------------------------------------------
+    # the Prosperity expansion (HU "Jólét kiegészítő szabályok", IT, reference §7, §9.6)
+    # ------------------------------------------------------------------------------------------
+    def _count_types(self, q: int, types) -> int:
+        return sum(self.tcount[q * NTYPES + ty] for ty in types)
+
+    def _req_value(self, q: int, req):
+        t = self.t
+        if req.kind in ("most", "fewest"):
+            return self._count_types(q, req.types)
+        if req.kind == "most_tiles":
+            tiles = self.c.tiles
+            return sum(1 for x in self.city[q].values() if req.match(tiles[x]))
+        if req.track == "progress":  # plant level, then nearness to the next upgrade (Technology Park)
+            return (t[q * NT + LEVEL], t[q * NT + PROG] % self.c.loop)
+        if req.track == "plant_cubes":
+            return t[q * NT + CUBES]
+        return t[q * NT + TRACK_INDEX[req.track]]
+
+    def requirement_status(self, p: int, tile_idx: int) -> tuple[bool, str]:
+        """Whether seat ``p`` may build prosperity tile ``tile_idx`` now, and why (or why not).
+
+        "most" needs a strict majority unless the tile allows a tie; "highest"/"lowest"/"fewest"
+        use the game's tie-break chain (more money, then leftmost initiative) to order equal
+        cities (reference §9.6 and the §12 #17 project default).
+        """
+        tile = self.c.tiles[tile_idx]
+        req = tile.requirement
+        n = self.n
+        if req.kind == "pay":
+            return True, "pays " + ", ".join(f"{amt} {TRACK_NAMES[tr].replace('_', ' ')}" for tr, amt in req.cost)
+        mine = self._req_value(p, req)
+        others = [self._req_value(q, req) for q in range(n) if q != p]
+        if req.kind in ("most", "most_tiles"):
+            what = (" + ".join(TYPE_NAMES[ty] for ty in sorted(req.types)) if req.kind == "most"
+                    else req.match.describe() + "s")
+            best = max(others) if others else -1
+            if mine > best or (req.ties_ok and mine == best):
+                return True, f"you have the most {what} ({mine})"
+            if mine == best:
+                return False, f"tied for most {what} ({mine}); this tile needs the most outright"
+            return False, f"needs the most {what}: you have {mine}, another city has {best}"
+        t = self.t
+        key_tb = lambda q: (-t[q * NT + MONEY], self.space[q])  # noqa: E731 - tie-break: higher = first
+        vals = {q: self._req_value(q, req) for q in range(n)}
+        label = {"fewest": "fewest " + " + ".join(TYPE_NAMES[ty] for ty in sorted(req.types)) + " tiles"}.get(
+            req.kind, f"{req.kind} {req.track.replace('_', ' ')}")
+        if req.kind == "highest":
+            order = sorted(range(n), key=lambda q: (_neg(vals[q]),) + key_tb(q))
+            ok = order[0] == p
+        else:  # lowest / fewest: the last of the order from highest to lowest
+            order = sorted(range(n), key=lambda q: (_neg(vals[q]),) + key_tb(q))
+            ok = order[-1] == p
+        tied = sum(1 for q in range(n) if vals[q] == mine) > 1
+        if ok:
+            return True, f"you have the {label}" + (" (after the tie-break)" if tied else "")
+        if tied and (vals[order[0]] == mine if req.kind == "highest" else vals[order[-1]] == mine):
+            return False, f"tied for the {label}; the tie-break (money, then initiative) favours another city"
+        return False, f"needs the {label}"
+
+    def _do_prosperity(self, x: int) -> None:
+        p = self.player
+        tile = self.c.tiles[x]
+        self.hand[p].remove(x)
+        self._loans = 0
+        if tile.requirement.kind == "pay":  # Mayor's House: pay $12, 1 public service, 2 culture
+            self._gain(p, [(tr, -amt) for tr, amt in tile.requirement.cost], C_TILES, set())
+        self._event("prosperity", p, tile=tile.id, loans=self._loans)
+        self.ctx_tile = x
+        self.step = S_PLACE
+
+    def _do_lake(self, x: int) -> None:
+        p = self.player
+        self.hand[p].remove(x)
+        self.ctx_tile = x
+        self._event("lake_reveal", p, tile=self.c.tiles[x].id)
+        self.step = S_LAKE
+
+    def _do_place_lake(self, slot: int) -> None:
+        """A Lake goes on any empty slot adjacent to the city, ignoring the placement rules, and
+        brings +2 energy cubes; it has no type and is not a prosperity tile (HU, IT "Tó építése")."""
+        p = self.player
+        c = self.c
+        self.city[p][slot] = c.lake.idx
+        self.tcount[p * NTYPES + c.lake.type] += 1
+        self.lakes[p].append([slot, self.ctx_tile])
+        base = p * NT
+        before = self.t[base:base + NT]
+        self._gain(p, c.lake_gains, C_TILES, set())
+        self._event("lake", p, tile=c.tiles[self.ctx_tile].id, slot=slot,
+                    changes=self._diff(before, self.t[base:base + NT]))
+        self.ctx_tile = -1
+        self.step = S_NONE
 
     def final_payment(self, p: int) -> int:
         """$ seat ``p`` pays for its initiative space before final scoring (data: ``final_payment``)."""
@@ -1045,16 +1268,20 @@ class CapitalsState(State):
         tiles = c.tiles
         for p in self.order:
             city = self.city[p]
-            total = 0
+            base = p * NT
+            before = t[base + PRESTIGE]
+            acc = []
             for s, x in city.items():
                 tile = tiles[x]
                 for eff in tile.end_game:
                     k = self._count_area(p, s, tile, eff.adjacent, eff.match)
-                    for tr, amt in eff.gains:
-                        if tr == PRESTIGE:
-                            total += amt * k
-            if total:
-                self._prestige(p, total, C_END_TILES)
+                    acc.extend((tr, amt * k) for tr, amt in eff.gains if k)
+                acc.extend(tile.end_flat)
+                if tile.end_cond:
+                    acc.extend(self._conditional_gains(p, tile.end_cond))
+            if acc:
+                self._gain(p, _sort_gains(acc), C_END_TILES, set())
+            total = t[base + PRESTIGE] - before
             base = p * NT
             cubes_pts = t[base + CUBES] // c.cubes_per_prestige
             money_pts = t[base + MONEY] // c.money_per_prestige
@@ -1137,6 +1364,12 @@ class CapitalsState(State):
         s.expo_scored = self.expo_scored
         s.neutral = self.neutral
         s.removed = [r[:] for r in self.removed]
+        s.pros = self.pros
+        s.hand = [h[:] for h in self.hand]
+        s.pbox = self.pbox[:]
+        s.lakes = [[x[:] for x in lk] for lk in self.lakes]
+        s.pstage = self.pstage
+        s.extra_pending = self.extra_pending
         s._legal = self._legal
         s._loans = 0
         return s
@@ -1144,7 +1377,7 @@ class CapitalsState(State):
     _PLAIN = ("seed", "history", "t", "pb", "plant", "tokens", "tcount", "t_host", "t_slot", "t_used", "space",
               "new_space", "order", "projects", "decks", "plant_ptr", "hc", "round", "phase", "step", "turn",
               "player", "ctx_tile", "ctx_slot", "ctx_rem", "acts_left", "acts_made", "exec_active", "token_k",
-              "upg", "expo_scored", "neutral", "removed")
+              "upg", "expo_scored", "neutral", "removed", "pros", "hand", "pbox", "pstage", "extra_pending")
 
     def to_dict(self) -> dict:
         """The full state as JSON-ready data (contains the deck order: server side only)."""
@@ -1156,6 +1389,7 @@ class CapitalsState(State):
             d[k] = v
         d["city"] = [sorted([s, x] for s, x in city.items()) for city in self.city]
         d["cubes_on"] = [sorted([s, x] for s, x in co.items()) for co in self.cubes_on]
+        d["lakes"] = [[x[:] for x in lk] for lk in self.lakes]
         d["log"] = [e.to_dict() for e in self.log]
         return d
 
@@ -1172,6 +1406,7 @@ class CapitalsState(State):
             setattr(s, k, v)
         s.city = [{int(a): int(b) for a, b in city} for city in d["city"]]
         s.cubes_on = [{int(a): int(b) for a, b in co} for co in d["cubes_on"]]
+        s.lakes = [[x[:] for x in lk] for lk in d["lakes"]]
         s.log = [Event.from_dict(e) for e in d["log"]]
         s._legal = None
         s._loans = 0
@@ -1209,6 +1444,18 @@ class CapitalsState(State):
                 out.append(pick)
             s.decks[era] = pool
             s.removed[era] = out
+        if s.pros:  # the other seats' hands and the unused tiles are one unseen pool (§7.1)
+            pool = s.pbox[:]
+            for q in range(s.n):
+                if q != seat:
+                    pool.extend(s.hand[q])
+            rng.shuffle(pool)
+            for q in range(s.n):
+                if q != seat:
+                    k = len(s.hand[q])
+                    s.hand[q] = sorted(pool[:k])
+                    del pool[:k]
+            s.pbox = pool
         s._legal = None
         return s
 
@@ -1232,6 +1479,11 @@ class CapitalsState(State):
     def track(self, p: int, name: str) -> int:
         """Seat ``p``'s value on a track by name (``"money"``, ``"culture"``, ...)."""
         return self.t[p * NT + TRACK_NAMES.index(name)]
+
+
+def _neg(v):
+    """Sort key putting larger values (ints or tuples of ints) first."""
+    return tuple(-x for x in v) if isinstance(v, tuple) else -v
 
 
 def _unpickle(d):
