@@ -146,3 +146,116 @@ def choose_space(s, space: int) -> int:
     before = get(s, p, MONEY)
     s.apply_action(act(s, "initiative", space))
     return before - get(s, p, MONEY)
+
+
+# ----------------------------------------------------------------------------------------------
+# the Prosperity expansion (tests/test_capitals_prosperity.py)
+# ----------------------------------------------------------------------------------------------
+def new_pros_state(n: int = 3, seed: int = 0):
+    """A fresh seeded game of ``n`` players with the Prosperity expansion."""
+    return citygames.load_game("the_capitals", num_players=n, prosperity=True).new_initial_state(seed)
+
+
+def parg(tile_id: str) -> int:
+    """Argument of the ``prosperity`` / ``lake`` actions for prosperity tile ``tile_id``."""
+    return tile(tile_id) - C.prosperity_tiles[0]
+
+
+def give(s, p: int, *tile_ids: str) -> None:
+    """Make sure seat ``p``'s hand holds these prosperity tiles. Each one missing is swapped with a
+    tile of ``p``'s hand that was not asked for (so every hand and the box keep their sizes)."""
+    hand = s.hand[p]
+    wanted = {tile(t) for t in tile_ids}
+    for tid in tile_ids:
+        x = tile(tid)
+        if x in hand:
+            continue
+        src = next(h for h in [*s.hand, s.pbox] if x in h)
+        src.remove(x)
+        spare = next((y for y in hand if y not in wanted), None)
+        if spare is not None:
+            hand.remove(spare)
+            src.append(spare)
+        hand.append(x)
+    for h in s.hand:
+        h.sort()
+    s._legal = None
+
+
+def unseen(s, tile_id: str) -> None:
+    """Take a prosperity tile out of every hand and the box (before putting it in a city as scenery)."""
+    x = tile(tile_id)
+    for h in [*s.hand, s.pbox]:
+        if x in h:
+            h.remove(x)
+    s._legal = None
+
+
+def far_slot(s, p: int) -> tuple[int, int]:
+    """City coordinates of an empty slot of seat ``p`` far from the starting tiles and from every
+    other slot this returned (for scenery that must not be adjacent to anything)."""
+    for y in range(6, 20, 2):
+        for x in range(-12, 13, 2):
+            if slot(s, x, y) not in s.city[p]:
+                return x, y
+    raise AssertionError("no far slot left")
+
+
+def to_prosperity(s, p: int, rnd: int = 3) -> None:
+    """Move the machine to seat ``p``'s prosperity decision at the end of round ``rnd``'s
+    administration phase (build a prosperity tile or a Lake)."""
+    from citygames.games.the_capitals.state import P_PROSPERITY, S_PROSPERITY
+    s.round = rnd
+    s.upg = [0] * s.n
+    s.phase = P_PROSPERITY
+    s.turn = s.order.index(p)
+    s.pstage = 0
+    s.extra_pending = False
+    s.step = S_NONE
+    s.ctx_tile = -1
+    s._legal = None
+    s._advance()
+    assert s.player == p and s.step == S_PROSPERITY
+
+
+def build_prosperity(s, p: int, tile_id: str, x: int, y: int, rnd: int = 3) -> None:
+    """Seat ``p`` builds prosperity tile ``tile_id`` at (x, y) in round ``rnd``'s prosperity step,
+    with public actions (the tile is given to ``p`` first; the build must be legal)."""
+    from citygames.games.the_capitals.state import S_PLACE
+    give(s, p, tile_id)
+    to_prosperity(s, p, rnd)
+    s.apply_action(act(s, "prosperity", parg(tile_id)))
+    assert s.step == S_PLACE and s.player == p
+    s.apply_action(act(s, "place", slot(s, x, y)))
+
+
+def build_lake(s, p: int, tile_id: str, x: int, y: int, rnd: int = 3) -> None:
+    """Seat ``p`` reveals ``tile_id`` and builds it as a Lake at (x, y), with public actions."""
+    from citygames.games.the_capitals.state import S_LAKE
+    give(s, p, tile_id)
+    to_prosperity(s, p, rnd)
+    s.apply_action(act(s, "lake", parg(tile_id)))
+    assert s.step == S_LAKE and s.player == p
+    s.apply_action(act(s, "place_lake", slot(s, x, y)))
+
+
+def activate(s, p: int, x: int, y: int) -> None:
+    """Seat ``p`` (in its executive turn) activates the tile at (x, y), paying with plant cubes."""
+    from citygames.games.the_capitals.state import S_PAY
+    s.apply_action(act(s, "activate", slot(s, x, y)))
+    if s.step == S_PAY:
+        s.apply_action(act(s, "pay_cubes"))
+
+
+def to_last_expo(s) -> None:
+    """End round 12's executive phase: the machine runs the "before the last World Expo" effects
+    (stopping at a Technology Park's free activation), then the Expo and the final scoring."""
+    s.round = C.rounds
+    s.upg = [0] * s.n
+    s.phase = P_EXECUTIVE
+    s.turn = s.n
+    s.exec_active = False
+    s.pstage = 0
+    s.step = S_NONE
+    s._legal = None
+    s._advance()

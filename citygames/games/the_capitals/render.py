@@ -12,7 +12,7 @@ SHORT = {"money": "$", "culture": "culture", "employment": "employment", "popula
          "public_service": "public service", "progress": "progress", "prestige": "prestige",
          "cubes": "energy cubes", "plant_level": "plant level"}
 TYPE_STYLE = {"housing": "yellow", "industry": "bright_black", "commerce": "green", "tourism": "magenta",
-              "public": "cyan"}
+              "public": "cyan", "prosperity": "bright_yellow", "lake": "blue"}
 COLOR_STYLE = {"green": "green", "red": "red", "blue": "blue", "purple": "magenta", "black": "white"}
 
 
@@ -415,6 +415,11 @@ def _casino(e):
     return f"{color_name(e.player)}'s Casino pays for {e.data['tourists']} tourist{'s' if e.data['tourists'] != 1 else ''}."
 
 
+@_r("before_expo")
+def _before_expo(e):
+    return f"Before the last World Expo, {color_name(e.player)}'s end-game effects: {changes_text(e.data['changes'])}."
+
+
 @_r("game_end")
 def _gameend(e):
     d = e.data
@@ -505,6 +510,13 @@ def action_json(state, a) -> dict:
         d["color"] = c.colors[a.arg]
     elif kind == "move_token":
         d["x"], d["y"] = game.corner_xy(a.arg)
+    elif kind == "place_lake":
+        d["x"], d["y"] = game.xy(a.arg)
+        d["tile"] = "lake"
+    elif kind in ("prosperity", "lake"):
+        x = c.prosperity_tiles[a.arg]
+        d["tile"] = c.tiles[x].id
+        d["can_build"], d["why"] = state.requirement_status(p, x)
     return d
 
 

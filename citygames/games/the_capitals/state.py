@@ -17,8 +17,8 @@ from citygames.core.errors import IllegalActionError
 from citygames.core.events import Event
 from citygames.core.game import TERMINAL, State
 
-from .components import (APPLY_ORDER, CUBES, CULTURE, EMP, LEVEL, MONEY, NT, NTYPES, POP, PRESTIGE, PROG, PS,
-                         TRACK_INDEX, TRACK_NAMES, TYPE_NAMES, Components)
+from .components import (APPLY_ORDER, CUBES, CULTURE, EMP, LAKE, LEVEL, MONEY, NT, NTYPES, POP, PRESTIGE, PROG,
+                         PS, TRACK_INDEX, TRACK_NAMES, TYPE_NAMES, Components)
 
 # --- phases and steps -------------------------------------------------------------------------
 P_POLITICS, P_BUILDING, P_EXECUTIVE, P_ADMIN, P_EXPO, P_END, P_PROSPERITY, P_PRE_EXPO = range(8)
@@ -282,9 +282,13 @@ class CapitalsState(State):
             out = [table[g.off["prosperity"] + x - first] for x in self.hand[p] if self.requirement_status(p, x)[0]]
             out.extend(table[g.off["lake"] + x - first] for x in self.hand[p])
             return out
-        if step == S_LAKE:
+        if step == S_LAKE:  # anywhere next to another building tile (HU, IT "Tó építése")
             off = g.off["place_lake"]
-            return [table[off + s] for s in sorted(self._frontier(p))]
+            city = self.city[p]
+            lake = self.c.lake.idx
+            nb = g.neighbours
+            return [table[off + s] for s in sorted(self._frontier(p))
+                    if any(city.get(q, lake) != lake for q in nb[s])]
         return []  # pragma: no cover
 
     def _why_illegal(self, a) -> str:
@@ -666,7 +670,9 @@ class CapitalsState(State):
         else:
             others = [tiles[x] for s, x in city.items() if s != slot]
         if match.distinct_other_types:
-            return len({o.type for o in others if o.type != tile.type})
+            # a Lake "does not count as any building type (color)" (IT "Building a Lake", HU "Tó
+            # építése"), so it is not a different type either
+            return len({o.type for o in others if o.type != tile.type and o.type != LAKE})
         return sum(1 for o in others if match(o))
 
     def _conditional_gains(self, p: int, conds, exclude: int = -1) -> list:
@@ -1144,12 +1150,17 @@ class CapitalsState(State):
         and Public Meeting Hall (Technology Park's free activation is a decision, see ``_advance``)."""
         tiles = self.c.tiles
         fired = set()
+        base = p * NT
+        before = self.t[base:base + NT]
         for x in self.city[p].values():
             tile = tiles[x]
             if tile.before_expo_flat:
                 self._gain(p, tile.before_expo_flat, C_END_TILES, fired)
             if tile.before_expo_cond:
                 self._gain(p, self._conditional_gains(p, tile.before_expo_cond), C_END_TILES, fired)
+        changes = self._diff(before, self.t[base:base + NT])
+        if changes:
+            self._event("before_expo", p, changes=changes)
 
     def _tech_parks(self, p: int) -> list[int]:
         tiles = self.c.tiles
@@ -1185,6 +1196,12 @@ class CapitalsState(State):
         req = tile.requirement
         n = self.n
         if req.kind == "pay":
+            # Mayor's House: extra taxation may cover the $ part unless the data says otherwise
+            # (reference §10 #9, §12 #19 PROJECT DEFAULT: board.yaml prosperity.mayors_house_loans_allowed)
+            cost = dict(req.cost).get(MONEY, 0)
+            have = self.t[p * NT + MONEY]
+            if cost and not self.c.mayor_loans_allowed and have - cost < self.c.min_money:
+                return False, f"needs ${cost} without loans and ${self.c.min_money} left: you have ${have}"
             return True, "pays " + ", ".join(f"{amt} {TRACK_NAMES[tr].replace('_', ' ')}" for tr, amt in req.cost)
         mine = self._req_value(p, req)
         others = [self._req_value(q, req) for q in range(n) if q != p]
