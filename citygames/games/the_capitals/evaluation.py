@@ -106,6 +106,8 @@ def evaluate(state, player: int, _depth: int = 0) -> float:
         acts = c.plants[state.plant[player]].activations
         value += 0.5 * rounds_left * sum(v for v in vals[:acts] if v > 0)
         value += 0.8 * block[LEVEL] * rounds_left / c.rounds
+        # population is room for future employment (employment never exceeds it, HU "Népesség sáv")
+        value += 0.6 * min(block[POP], block[EMP] + 4) * rounds_left / c.rounds
     # earlier initiative is worth something (better tiles), little at the end
     value -= 0.25 * state.order.index(player) * min(rounds_left, 4) / 4
     return value
