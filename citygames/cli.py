@@ -193,7 +193,7 @@ def _print_outcome(console, state: State, who: dict[int, str]) -> None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="citygames")
 def main() -> None:
-    """citygames: city-building board games (play, simulate, replay, bench, rules)."""
+    """citygames: city-building board games (play, simulate, replay, bench, rules, serve)."""
 
 
 @main.command("games")
@@ -450,6 +450,55 @@ def rules(ctx, game_id, players, assumptions) -> None:
             click.echo(f"  {_flag(o.name)}: {o.doc} (default {o.default})")
         return
     click.echo(describe(assumptions=assumptions))
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
+@click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True)
+@click.option("--db", "db", metavar="URL_OR_PATH",
+              help="database: an SQLite file path or an SQLAlchemy URL such as postgresql://user@host/db "
+                   "[default: data/citygames.sqlite3 under the current directory]")
+@click.option("--bot-delay", type=click.FloatRange(min=0), default=0.6, show_default=True,
+              help="seconds a bot waits before each move")
+@click.option("--bot-processes", type=click.IntRange(min=0), default=0, show_default=True,
+              help="run bots in this many worker processes (0: worker threads)")
+def serve(host, port, db, bot_delay, bot_processes) -> None:
+    """Run the browser table: lobby, tables, spectators and replays over HTTP and WebSockets."""
+    try:
+        import uvicorn
+
+        from citygames.server.app import WS_MAX_FRAME, create_app, resolve_db_url
+    except ImportError as exc:  # pragma: no cover - broken install
+        raise click.ClickException(f"the server needs its dependencies (pip install citygames): {exc}") from None
+    try:
+        url = resolve_db_url(db)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot create the database folder: {exc}", param_hint="--db") from None
+    from citygames.server.db import Repository
+    try:  # fail here with one line rather than in the server's startup with a traceback
+        Repository(url).close()
+    except Exception as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise click.BadParameter(f"cannot open the database: {first}", param_hint="--db") from None
+    app = create_app(url, bot_delay=bot_delay, bot_processes=bot_processes)
+    import gc
+    for game_id in registered_games():  # import every engine now rather than during play
+        try:
+            load_game(game_id)
+        except Exception:  # pragma: no cover - a broken game package must not stop the server
+            pass
+    # what is loaded now (web stack, engines) lives for good: keeping it out of the collector's
+    # full passes shortens the pauses they cause at every table
+    gc.collect()
+    gc.freeze()
+    shown = f"[{host}]" if ":" in host else host
+    where = url if not url.startswith("sqlite") else url.split("///", 1)[-1]
+    if "@" in where:  # never print a password
+        where = where.split("://", 1)[0] + "://…@" + where.rsplit("@", 1)[-1]
+    click.echo(f"citygames table at http://{shown}:{port}/ (database {where})", nl=True)
+    # no per-message deflate: compressing every state costs more CPU than building it
+    uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=False,
+                log_level="warning", timeout_graceful_shutdown=3)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -1,0 +1,278 @@
+"""Persistence of the browser table: SQLAlchemy 2.0 models and a small synchronous repository.
+
+Two tables (see ``PROTOCOL.md``, "Persistence"):
+
+- ``tables``: one row per game table (id, game, options, seed, seats with hashed tokens,
+  status, seq, created/finished times, result);
+- ``actions``: one row per applied action (table_id, seq, seat, action, created).
+
+The repository's methods are blocking; the server calls them from a worker thread, never on the
+event loop. ``append_action`` inserts the action and advances ``tables.seq`` in one transaction,
+and refuses (``StaleWrite``) when the stored seq is not the expected one, so the database itself
+orders the actions of a table; ``append_actions`` does the same for actions of several tables in
+one transaction (group commit). SQLite runs in WAL mode; a ``postgresql://`` URL uses psycopg 3.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from sqlalchemy import (JSON, BigInteger, DateTime, ForeignKey, Integer, String, bindparam, create_engine, delete,
+                        event, func, insert, select, text, update)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+#: the embedded default database, relative to the current directory (``citygames serve``)
+DEFAULT_DB_PATH = Path("data") / "citygames.sqlite3"
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    """A game table. ``seats`` is a JSON list of ``{seat, kind, name, bot?, token_hash?}``."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[str] = mapped_column(String(32), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64))
+    options: Mapped[dict] = mapped_column(JSON)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    seats: Mapped[list] = mapped_column(JSON)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+
+
+class ActionRow(Base):
+    """One applied action: the ``seq``-th action (0-based) of a table, made by ``seat``."""
+
+    __tablename__ = "actions"
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[int] = mapped_column(Integer)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+# the hot path (one action) as prepared text statements: a fraction of the cost of building
+# insert()/update() constructs for every action
+_ADVANCE = text("UPDATE tables SET seq = :next WHERE id = :id AND seq = :seq AND status = 'open'")
+_INSERT_ACTION = text("INSERT INTO actions (table_id, seq, seat, action, created) "
+                      "VALUES (:id, :seq, :seat, :action, :created)").bindparams(
+    bindparam("created", type_=DateTime(timezone=True)))
+
+
+class StaleWrite(Exception):
+    """The table's stored seq is not the one the writer expected (another action came first)."""
+
+
+@dataclass
+class TableData:
+    """A ``tables`` row as plain data (detached from any session)."""
+
+    id: str
+    game: str
+    options: dict
+    seed: int
+    seats: list
+    status: str = "open"
+    seq: int = 0
+    created_at: dt.datetime = field(default_factory=lambda: now())
+    finished_at: dt.datetime | None = None
+    result: dict | None = None
+
+
+def now() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+def iso(t: dt.datetime | None) -> str | None:
+    """ISO 8601 in UTC (SQLite hands back naive datetimes: they are UTC)."""
+    if t is None:
+        return None
+    if t.tzinfo is None:
+        t = t.replace(tzinfo=dt.timezone.utc)
+    return t.astimezone(dt.timezone.utc).isoformat(timespec="seconds")
+
+
+def resolve_db_url(db: str | None, data_dir: str | Path | None = None) -> str:
+    """An SQLAlchemy URL from ``--db``: a URL is kept (``postgresql://`` gets the psycopg 3
+    driver); a file path, or nothing (``data_dir/citygames.sqlite3``, default ``data/``), becomes
+    an SQLite URL and its folder is created."""
+    if db and "://" in db:
+        for prefix in ("postgresql://", "postgres://"):
+            if db.startswith(prefix):
+                return "postgresql+psycopg://" + db[len(prefix):]
+        return db
+    if db:
+        path = Path(db)
+    else:
+        path = (Path(data_dir) if data_dir is not None else DEFAULT_DB_PATH.parent) / DEFAULT_DB_PATH.name
+    path = path.expanduser().resolve()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{path}"
+
+
+class Repository:
+    """Blocking data access. Every public method runs in its own transaction.
+
+    Args:
+        url: an SQLAlchemy URL (``sqlite:///...``, ``postgresql+psycopg://...``); see
+            ``resolve_db_url``.
+    """
+
+    def __init__(self, url: str):
+        self.url = url
+        self.is_sqlite = url.startswith("sqlite")
+        kwargs: dict = {"future": True}
+        if self.is_sqlite:
+            kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
+        else:
+            kwargs["pool_pre_ping"] = True
+        self.engine = create_engine(url, **kwargs)
+        if self.is_sqlite:
+            @event.listens_for(self.engine, "connect")
+            def _pragmas(dbapi_conn, _record):  # pragma: no cover - trivial
+                cur = dbapi_conn.cursor()
+                cur.execute("PRAGMA journal_mode=WAL")
+                cur.execute("PRAGMA synchronous=NORMAL")
+                cur.execute("PRAGMA foreign_keys=ON")
+                cur.execute("PRAGMA busy_timeout=30000")
+                cur.close()
+        Base.metadata.create_all(self.engine)
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- tables ------------------------------------------------------------------------------
+    def insert_table(self, t: TableData) -> bool:
+        """Store a new table; ``False`` if its id is taken."""
+        try:
+            with self.engine.begin() as conn:
+                conn.execute(insert(TableRow).values(
+                    id=t.id, game=t.game, options=t.options, seed=t.seed, seats=t.seats, status=t.status,
+                    seq=t.seq, created_at=t.created_at, finished_at=t.finished_at, result=t.result))
+        except IntegrityError:
+            return False
+        return True
+
+    def get_table(self, table_id: str) -> TableData | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(select(TableRow).where(TableRow.id == table_id)).first()
+        return None if row is None else _tuple_data(row)
+
+    def list_tables(self, status: str | None = None, limit: int = 200) -> list[TableData]:
+        """Tables, newest first."""
+        q = select(TableRow).order_by(TableRow.created_at.desc(), TableRow.id).limit(limit)
+        if status is not None:
+            q = q.where(TableRow.status == status)
+        with self.engine.connect() as conn:
+            return [_tuple_data(r) for r in conn.execute(q)]
+
+    def unfinished(self) -> list[tuple[TableData, list[tuple[int, int, int]]]]:
+        """Every open table with its actions ``(seq, seat, action)`` in order."""
+        out = []
+        with self.engine.connect() as conn:
+            rows = [_tuple_data(r) for r in conn.execute(
+                select(TableRow).where(TableRow.status == "open").order_by(TableRow.created_at))]
+            for t in rows:
+                out.append((t, self._actions(conn, t.id)))
+        return out
+
+    def actions(self, table_id: str) -> list[tuple[int, int, int]]:
+        """``(seq, seat, action)`` of every action of the table, in order."""
+        with self.engine.connect() as conn:
+            return self._actions(conn, table_id)
+
+    @staticmethod
+    def _actions(conn, table_id: str) -> list[tuple[int, int, int]]:
+        q = (select(ActionRow.seq, ActionRow.seat, ActionRow.action)
+             .where(ActionRow.table_id == table_id).order_by(ActionRow.seq))
+        return [(r.seq, r.seat, r.action) for r in conn.execute(q)]
+
+    # --- actions -----------------------------------------------------------------------------
+    def append_action(self, table_id: str, seq: int, seat: int, action: int, result: dict | None = None) -> None:
+        """Append the ``seq``-th action and advance the table to ``seq + 1`` in one transaction;
+        with ``result`` the table is finished in the same transaction.
+
+        Raises:
+            StaleWrite: the stored seq is not ``seq`` (nothing is written).
+        """
+        outcome = self.append_actions([(table_id, seq, seat, action, result)])[0]
+        if outcome is not None:
+            raise outcome
+
+    def append_actions(self, batch: list[tuple]) -> list[StaleWrite | None]:
+        """Group commit: append several actions ``(table_id, seq, seat, action, result)`` of
+        different tables in one transaction. Each item is checked like ``append_action``; the
+        answer holds, per item, ``None`` (stored) or the ``StaleWrite`` that refused it (nothing of
+        that item is written). If the transaction fails as a whole, every item is retried alone.
+        """
+        try:
+            with self.engine.begin() as conn:
+                return [self._append(conn, *item) for item in batch]
+        except IntegrityError:
+            if len(batch) == 1:
+                table_id, seq = batch[0][:2]
+                return [StaleWrite(f"action {seq} of table {table_id} exists already")]
+        out: list[StaleWrite | None] = []
+        for item in batch:
+            try:
+                with self.engine.begin() as conn:
+                    out.append(self._append(conn, *item))
+            except IntegrityError:
+                out.append(StaleWrite(f"action {item[1]} of table {item[0]} exists already"))
+        return out
+
+    @staticmethod
+    def _append(conn, table_id: str, seq: int, seat: int, action: int, result: dict | None) -> StaleWrite | None:
+        if result is None:
+            res = conn.execute(_ADVANCE, {"next": seq + 1, "id": table_id, "seq": seq})
+        else:
+            res = conn.execute(update(TableRow).where(
+                TableRow.id == table_id, TableRow.seq == seq, TableRow.status == "open").values(
+                seq=seq + 1, status="finished", finished_at=now(), result=result))
+        if res.rowcount != 1:  # the update changed nothing: skip the insert, nothing is written
+            return StaleWrite(f"table {table_id} is not open at seq {seq}")
+        conn.execute(_INSERT_ACTION, {"id": table_id, "seq": seq, "seat": seat, "action": action,
+                                      "created": now()})
+        return None
+
+    def delete_last_action(self, table_id: str, seq: int) -> None:
+        """Undo: delete the ``seq``-th action (the last one) and set the table back to ``seq``.
+
+        Raises:
+            StaleWrite: the table is not at ``seq + 1``.
+        """
+        with self.engine.begin() as conn:
+            res = conn.execute(update(TableRow).where(TableRow.id == table_id, TableRow.seq == seq + 1,
+                                                      TableRow.status == "open").values(seq=seq))
+            if res.rowcount != 1:
+                raise StaleWrite(f"table {table_id} is not open at seq {seq + 1}")
+            conn.execute(delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.seq == seq))
+
+    def finish(self, table_id: str, result: dict) -> None:
+        """Mark a table finished (used when a restored record turns out to be complete)."""
+        with self.engine.begin() as conn:
+            conn.execute(update(TableRow).where(TableRow.id == table_id)
+                         .values(status="finished", finished_at=now(), result=result))
+
+    def count_actions(self, table_id: str) -> int:
+        with self.engine.connect() as conn:
+            return conn.execute(select(func.count()).select_from(ActionRow)
+                                .where(ActionRow.table_id == table_id)).scalar_one()
+
+
+def _tuple_data(row) -> TableData:
+    """A ``select(TableRow)`` result row (plain columns on a Core connection) as ``TableData``."""
+    m = row._mapping
+    return TableData(id=m["id"], game=m["game"], options=dict(m["options"]), seed=int(m["seed"]),
+                     seats=[dict(s) for s in m["seats"]], status=m["status"], seq=m["seq"],
+                     created_at=m["created_at"], finished_at=m["finished_at"], result=m["result"])

@@ -1,0 +1,345 @@
+// citygames — shared front-end code: API calls, the table's WebSocket with reconnect, the game
+// log panel, action buttons, the final score sheet, toasts. Plain ES modules, no build step.
+
+import { PLAYER_COLORS } from "./capitals.js";
+
+export { PLAYER_COLORS };
+
+// ---- DOM helpers ----------------------------------------------------------------------------
+
+/** h("div", {class: "x", onclick: f}, child, "text", ...) */
+export function h(tag, attrs, ...children) {
+  const e = document.createElement(tag);
+  if (attrs) {
+    for (const [k, v] of Object.entries(attrs)) {
+      if (v === null || v === undefined || v === false) continue;
+      if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
+      else if (k === "class") e.className = v;
+      else if (k === "style" && typeof v === "object") Object.assign(e.style, v);
+      else if (k === "html") e.innerHTML = v;
+      else e.setAttribute(k, v === true ? "" : v);
+    }
+  }
+  for (const c of children.flat()) {
+    if (c === null || c === undefined || c === false) continue;
+    e.appendChild(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return e;
+}
+
+export function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
+
+export function colorOf(name) { return PLAYER_COLORS[name] || name || "#888"; }
+
+export function swatch(color) { return h("span", { class: "swatch", style: { background: colorOf(color) } }); }
+
+// ---- API ------------------------------------------------------------------------------------
+
+/** fetch JSON from the server; throws an Error carrying the server's {"error": ...} message. */
+export async function api(path, opts = {}) {
+  const init = { headers: { Accept: "application/json" }, ...opts };
+  if (opts.body !== undefined && typeof opts.body !== "string") {
+    init.body = JSON.stringify(opts.body);
+    init.headers = { ...init.headers, "Content-Type": "application/json" };
+  }
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (e) {
+    throw new Error(`cannot reach the server (${e.message})`);
+  }
+  const text = await res.text();
+  let data = null;
+  try { data = text ? JSON.parse(text) : null; } catch { data = null; }
+  if (!res.ok) {
+    const msg = data && data.error ? data.error : `${res.status} ${res.statusText}`;
+    const err = new Error(msg);
+    err.status = res.status;
+    throw err;
+  }
+  return data;
+}
+
+const componentsCache = new Map();
+
+/** GET /api/games/{game}/components?num_players=N (cached). */
+export function loadComponents(game, numPlayers) {
+  const key = `${game}/${numPlayers}`;
+  if (!componentsCache.has(key)) {
+    componentsCache.set(key, api(`/api/games/${encodeURIComponent(game)}/components?num_players=${numPlayers}`)
+      .catch((e) => { componentsCache.delete(key); throw e; }));
+  }
+  return componentsCache.get(key);
+}
+
+// ---- toasts ---------------------------------------------------------------------------------
+
+export function toast(message, kind = "error", ms = 4500) {
+  let box = document.getElementById("toasts");
+  if (!box) {
+    box = h("div", { id: "toasts", "aria-live": "polite" });
+    document.body.appendChild(box);
+  }
+  const t = h("div", { class: `toast ${kind}`, role: kind === "error" ? "alert" : "status" }, message);
+  box.appendChild(t);
+  setTimeout(() => t.classList.add("hide"), ms);
+  setTimeout(() => t.remove(), ms + 500);
+  return t;
+}
+
+// ---- WebSocket with reconnect ---------------------------------------------------------------
+
+/**
+ * Connect to /ws/tables/{id}[?seat=N&token=T]. Reconnects with backoff after a drop (not after
+ * 4403 wrong token or 4404 unknown table).
+ * handlers: onState(msg), onError(msg), onStatus(status, detail) with status in
+ * "connecting" | "open" | "closed" | "fatal".
+ * Returns {send(obj) -> bool, close()}.
+ */
+export function connectTable(tableId, seat, token, handlers = {}) {
+  const proto = location.protocol === "https:" ? "wss:" : "ws:";
+  const q = seat !== null && seat !== undefined && seat !== "" ? `?seat=${encodeURIComponent(seat)}&token=${encodeURIComponent(token || "")}` : "";
+  const url = `${proto}//${location.host}/ws/tables/${encodeURIComponent(tableId)}${q}`;
+  let ws = null;
+  let closed = false;
+  let attempt = 0;
+  let timer = null;
+  let pinger = null;
+  const status = (s, d) => handlers.onStatus && handlers.onStatus(s, d);
+
+  function open() {
+    if (closed) return;
+    status("connecting", attempt);
+    ws = new WebSocket(url);
+    ws.onopen = () => {
+      attempt = 0;
+      status("open");
+      clearInterval(pinger);
+      pinger = setInterval(() => { if (ws && ws.readyState === 1) ws.send(JSON.stringify({ type: "ping" })); }, 25000);
+    };
+    ws.onmessage = (ev) => {
+      let msg;
+      try { msg = JSON.parse(ev.data); } catch { return; }
+      if (msg.type === "state") handlers.onState && handlers.onState(msg);
+      else if (msg.type === "error") handlers.onError && handlers.onError(msg);
+    };
+    ws.onclose = (ev) => {
+      clearInterval(pinger);
+      if (closed) return;
+      if (ev.code === 4403 || ev.code === 4404) {
+        closed = true;
+        status("fatal", ev.code === 4403 ? "wrong or missing seat token" : "no such table");
+        return;
+      }
+      attempt += 1;
+      const delay = Math.min(10000, 500 * 2 ** Math.min(attempt, 5));
+      status("closed", delay);
+      timer = setTimeout(open, delay);
+    };
+    ws.onerror = () => { /* onclose follows */ };
+  }
+  open();
+  return {
+    send(obj) {
+      if (ws && ws.readyState === 1) { ws.send(JSON.stringify(obj)); return true; }
+      return false;
+    },
+    close() { closed = true; clearTimeout(timer); clearInterval(pinger); if (ws) ws.close(); },
+  };
+}
+
+/** Show a connection status in a pill element. */
+export function showConn(pill, s, d) {
+  pill.className = "conn " + ({ open: "ok", fatal: "bad", closed: "wait", connecting: "wait" }[s] || "");
+  pill.textContent = {
+    open: "connected", connecting: "connecting…", closed: `reconnecting in ${Math.round((d || 0) / 1000)}s`,
+    fatal: `cannot join: ${d}`,
+  }[s] || s;
+}
+
+// ---- the game log ---------------------------------------------------------------------------
+
+/**
+ * The log panel: keeps every entry by index; `update(entries, logFrom)` drops what is at or
+ * after logFrom (an undo or a reconnect) and appends the new entries.
+ */
+export class LogPanel {
+  constructor(el, colors) {
+    this.el = el;
+    this.colors = colors || [];
+    this.entries = [];
+  }
+
+  setColors(colors) { this.colors = colors || []; }
+
+  update(entries, logFrom = 0, { fresh = true } = {}) {
+    entries = entries || [];
+    const from = logFrom ?? 0;
+    // entries carry their index in the game's whole log (some are hidden from this seat), so
+    // keep what lies before log_from and drop the rest (an undo or a reconnect resends it)
+    const keep = from === 0 ? [] : this.entries.filter(e => e.index === undefined || e.index < from);
+    const rebuilt = keep.length < this.entries.length;
+    this.entries = keep.concat(entries);
+    const atBottom = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 40;
+    if (rebuilt || from === 0) this.render();
+    else for (const e of entries) this.el.appendChild(this.entryNode(e, fresh));
+    if (atBottom || rebuilt || from === 0) this.el.scrollTop = this.el.scrollHeight;
+  }
+
+  set(entries) { this.entries = []; this.update(entries, 0, { fresh: false }); }
+
+  render() {
+    this.el.textContent = "";
+    const frag = document.createDocumentFragment();
+    for (const e of this.entries) frag.appendChild(this.entryNode(e, false));
+    this.el.appendChild(frag);
+  }
+
+  entryNode(e, fresh) {
+    const kind = (e.kind || "").split(".").pop();
+    const cls = ["entry"];
+    if (e.player !== null && e.player !== undefined && this.colors[e.player]) cls.push(`p-${this.colors[e.player]}`);
+    if (kind === "round") cls.push("round");
+    else if (kind === "expo") cls.push("expo");
+    else if (kind === "game_end" || kind === "final_scoring") cls.push("end");
+    else if (e.player === null || e.player === undefined) cls.push("sys");
+    if (fresh) cls.push("fresh");
+    return h("div", { class: cls.join(" "), "data-kind": e.kind, "data-index": e.index }, e.text || e.kind);
+  }
+
+  /** The World Expo log entries (kind ending in ".expo"). */
+  expoEntries() { return this.entries.filter(e => (e.kind || "").endsWith(".expo")); }
+}
+
+/** A small table of the World Expo results from the expo log entries, or null if none. */
+export function expoTable(entries, colors, names) {
+  const expos = entries.filter(e => (e.kind || "").endsWith(".expo") && e.data);
+  if (!expos.length) return null;
+  const byEra = new Map();
+  for (const e of expos) {
+    const era = e.data.era;
+    if (!byEra.has(era)) byEra.set(era, []);
+    byEra.get(era).push(e);
+  }
+  const roman = ["", "I", "II", "III"];
+  const body = [];
+  for (const [era, list] of byEra) {
+    body.push(h("tr", null, h("td", { class: "era", colspan: 5 }, `World Expo, era ${roman[era] || era}`)));
+    for (const e of list.sort((a, b) => a.player - b.player)) {
+      const d = e.data;
+      const tot = (d.employment_prestige || 0) + (d.unemployment_prestige || 0) + (d.public_service_prestige || 0);
+      body.push(h("tr", { title: e.text },
+        h("td", null, swatch(colors[e.player]), " ", names[e.player] ?? cap(colors[e.player] || "")),
+        h("td", null, fmtSigned(d.employment_prestige)),
+        h("td", null, fmtSigned(d.unemployment_prestige)),
+        h("td", null, `${fmtSigned(d.public_service_prestige)}`),
+        h("td", null, h("b", null, fmtSigned(tot)), d.progress ? h("span", { class: "hint" }, ` (${fmtSigned(d.progress)} prog.)`) : null)));
+    }
+  }
+  return h("table", null,
+    h("thead", null, h("tr", null, h("th", null, "player"), h("th", { title: "employment" }, "empl."),
+      h("th", { title: "unemployment" }, "unempl."), h("th", { title: "public service rank" }, "pub. s."), h("th", null, "prestige"))),
+    h("tbody", null, body));
+}
+
+function fmtSigned(v) { return v > 0 ? `+${v}` : `${v ?? 0}`; }
+
+// ---- action buttons -------------------------------------------------------------------------
+
+/** Buttons for the legal actions that have no place on the board; each calls onAction(id). */
+export function actionButtons(container, actions, onAction, { disabled = false } = {}) {
+  container.textContent = "";
+  actions.forEach((a, i) => {
+    const b = h("button", {
+      class: "act", "data-action": a.id, "data-kind": a.kind, disabled,
+      title: a.text, onclick: () => onAction(a.id, a),
+    }, i < 9 ? h("span", { class: "k" }, `${i + 1}`) : null, a.text || a.kind);
+    container.appendChild(b);
+  });
+}
+
+// ---- score sheet ----------------------------------------------------------------------------
+
+const CATEGORY_LABELS = {
+  placement_penalties: "Placement penalties", loans: "Loans", tile_effects: "Tile effects (during play)",
+  expo_employment: "World Expo: employment", expo_unemployment: "World Expo: unemployment",
+  expo_public_service: "World Expo: public service", end_game_tile_effects: "End-game tile effects",
+  energy_cubes: "Energy cubes", money: "Money", culture: "Culture", progress: "Progress",
+};
+
+export function categoryLabel(k) { return CATEGORY_LABELS[k] || cap(String(k).replace(/_/g, " ")); }
+
+/**
+ * The final score sheet: one column per player, one row per category of result.breakdown, the
+ * total (result.scores) at the bottom and the winner marked.
+ */
+export function scoreSheet(result, colors, names) {
+  const n = result.scores.length;
+  const cats = [];
+  for (const b of result.breakdown || []) for (const k of Object.keys(b)) if (!cats.includes(k)) cats.push(k);
+  const rankOf = new Array(n);
+  (result.ranking || []).forEach((p, i) => { rankOf[p] = i + 1; });
+  const winner = result.ranking ? result.ranking[0] : null;
+  const ordinal = (r) => r === 1 ? "1st" : r === 2 ? "2nd" : r === 3 ? "3rd" : `${r}th`;
+  const head = h("tr", null, h("th", null, ""), ...Array.from({ length: n }, (_, p) =>
+    h("th", { class: p === winner ? "win" : null, "data-seat": p },
+      swatch(colors[p]), " ", names[p] ?? cap(colors[p]),
+      rankOf[p] ? h("span", { class: "rank" }, p === winner ? "winner" : ordinal(rankOf[p])) : null)));
+  const rows = cats.map(k => h("tr", { "data-category": k }, h("td", null, categoryLabel(k)),
+    ...Array.from({ length: n }, (_, p) => {
+      const v = (result.breakdown[p] || {})[k] ?? 0;
+      return h("td", { class: v < 0 ? "neg" : v === 0 ? "zero" : null }, fmtSigned(v));
+    })));
+  const total = h("tr", { class: "total" }, h("td", null, "Total prestige"),
+    ...result.scores.map((s, p) => h("td", { class: "total", "data-seat": p }, String(s))));
+  return h("div", { class: "scoresheet", id: "scoresheet" },
+    h("table", null, h("thead", null, head), h("tbody", null, rows, total)));
+}
+
+/** Show the score sheet as a dismissable overlay (once per page). */
+export function showScoreOverlay(result, colors, names, extraLinks = []) {
+  if (document.getElementById("score-overlay")) return;
+  const winner = result.ranking ? result.ranking[0] : null;
+  const close = () => ov.remove();
+  const ov = h("div", { class: "overlay", id: "score-overlay", onclick: (e) => { if (e.target === ov) close(); } },
+    h("div", { class: "card" },
+      h("h2", null, "Final scores"),
+      winner !== null ? h("div", { class: "sub" }, swatch(colors[winner]), " ", names[winner] ?? cap(colors[winner]),
+        " wins and hosts the World Expo.") : null,
+      scoreSheet(result, colors, names),
+      h("div", { class: "toolbar" }, ...extraLinks, h("button", { class: "primary", onclick: close }, "Close"))));
+  document.body.appendChild(ov);
+  document.addEventListener("keydown", function esc(e) { if (e.key === "Escape") { close(); document.removeEventListener("keydown", esc); } });
+}
+
+// ---- misc -----------------------------------------------------------------------------------
+
+export function seatNames(seats, colors, n) {
+  return Array.from({ length: n }, (_, p) => {
+    const s = (seats || []).find(x => x.seat === p);
+    const name = s && s.name ? s.name : null;
+    const col = cap(colors[p] || `seat ${p}`);
+    if (!name) return col;
+    return name;
+  });
+}
+
+export function fmtTime(iso) {
+  if (!iso) return "";
+  const d = typeof iso === "number" ? new Date(iso * 1000) : new Date(iso);
+  if (isNaN(d)) return String(iso);
+  return d.toLocaleString(undefined, { month: "short", day: "numeric", hour: "2-digit", minute: "2-digit" });
+}
+
+/** Stored join links of the tables this browser created: {table_id: {seats: [...], watch_url}}. */
+export const myTables = {
+  all() {
+    try { return JSON.parse(localStorage.getItem("citygames.myTables") || "{}"); } catch { return {}; }
+  },
+  get(id) { return this.all()[id] || null; },
+  put(id, info) {
+    const all = this.all();
+    all[id] = info;
+    try { localStorage.setItem("citygames.myTables", JSON.stringify(all)); } catch { /* private mode */ }
+  },
+};
