@@ -230,3 +230,24 @@ def test_wide_city_is_split_into_bands():
     section = city_section(narrow, "green")
     assert all(cell_len(line) <= 80 for line in section)
     assert parse_grid(section) == (cells, tokens)
+
+
+def test_prosperity_hand_and_neutral_marker_on_the_board(monkeypatch):
+    """Issue 4: a player sees their own prosperity hand, what may be built now and why not; others see
+    only hand sizes; a 2-player board shows the neutral culture marker and its tourist."""
+    from rich.text import Text
+
+    monkeypatch.setenv("COLUMNS", "120")
+    game = citygames.load_game("the_capitals", num_players=2, prosperity=True)
+    state = game.new_initial_state(seed=4)
+    plain = {seat: Text.from_markup(game.render_text(state, seat)).plain for seat in (0, 1, None)}
+    c = components()
+    for seat in (0, 1):
+        for x in state.hand[seat]:
+            name = c.tiles[x].name
+            assert f"    {name} — requires" in plain[seat]
+            assert f"    {name} — requires" not in plain[1 - seat] or x in state.hand[1 - seat]
+            assert f"    {name} — requires" not in plain[None]
+        assert ("can build" in plain[seat]) or ("not now" in plain[seat])
+    assert "Neutral marker (black): culture 0" in plain[None]
+    assert "tiles in hand: Green 6, Red 6" in plain[None]

@@ -1,4 +1,5 @@
-"""The conformance kit (citygames.core.conformance) on The Capitals at 2, 3, 4 and 5 players.
+"""The conformance kit (citygames.core.conformance) on The Capitals at 2, 3, 4 and 5 players, each
+with and without the Prosperity expansion.
 
 DESIGN.md "Tests": seeded random games to the end, legal actions never empty, clone
 independence, to_dict round trip, record replay, determinism, no leaks, illegal actions.
@@ -10,11 +11,12 @@ import citygames
 from citygames.core.conformance import check_game
 
 
+@pytest.mark.parametrize("prosperity", [False, True])
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.parametrize("block", range(5))
-def test_conformance(players, block):
-    game = citygames.load_game("the_capitals", num_players=players)
-    report = check_game(game, n_games=10, seed=1000 * players + 10 * block, deep_checks_per_game=10)
+def test_conformance(players, block, prosperity):
+    game = citygames.load_game("the_capitals", num_players=players, prosperity=prosperity)
+    report = check_game(game, n_games=10, seed=1000 * players + 10 * block + 7 * prosperity, deep_checks_per_game=10)
     assert report["games"] == 10
     assert report["actions"] > 10 * 100  # whole games were played
 

@@ -14,8 +14,8 @@ from citygames.core import Rng
 GOLDEN = Path(__file__).parent / "golden"
 
 
-def playthrough(players: int, seed: int) -> str:
-    game = citygames.load_game("the_capitals", num_players=players)
+def playthrough(players: int, seed: int, **options) -> str:
+    game = citygames.load_game("the_capitals", num_players=players, **options)
     state = game.new_initial_state(seed=seed)
     rng = Rng(seed)
     lines = []
@@ -33,8 +33,8 @@ def playthrough(players: int, seed: int) -> str:
     return "\n".join(lines) + "\n"
 
 
-def check(name: str, players: int, seed: int):
-    text = playthrough(players, seed)
+def check(name: str, players: int, seed: int, **options):
+    text = playthrough(players, seed, **options)
     path = GOLDEN / name
     if os.environ.get("CITYGAMES_REGEN_GOLDEN"):
         path.write_text(text)
@@ -44,6 +44,10 @@ def check(name: str, players: int, seed: int):
 
 def test_golden_4_players():
     check("the_capitals_4p_seed7.txt", 4, 7)
+
+
+def test_golden_4_players_prosperity():
+    check("the_capitals_4p_prosperity_seed5.txt", 4, 5, prosperity=True)
 
 
 def test_golden_2_players():

@@ -198,6 +198,8 @@ def render_observation(obs: dict, width: int = WIDTH) -> str:
     lines.append("")
     lines += _projects(obs, width)
     lines += _plants(obs, width)
+    lines += _neutral(obs, width)
+    lines += _prosperity(obs, width)
     viewer = obs["seat"]
     seats = [p for p in range(obs["num_players"]) if p != viewer]
     if viewer is not None:
@@ -442,6 +444,40 @@ def _plants(obs: dict, width: int) -> list[str]:
     return _flow(parts, width)
 
 
+def _neutral(obs: dict, width: int) -> list[str]:
+    """2 players: the neutral culture marker and where its tourist is (HU, IT 2-player rules)."""
+    nt = obs.get("neutral")
+    if not nt:
+        return []
+    with_ = nt.get("tourist_with")
+    where = f"with {_cname(obs['players'][with_]['color'])}" if with_ is not None else "beside the board"
+    return _flow([_m("Neutral marker", "bold") + f" ({nt['color']}): culture {nt['culture']}, loses every tie, "
+                  f"+1 at the start of each administration phase; the neutral tourist is {where}"], width)
+
+
+def _prosperity(obs: dict, width: int) -> list[str]:
+    """Prosperity: the viewer's own hand with what may be built now and why not; hand sizes."""
+    if not obs.get("prosperity"):
+        return []
+    from .render import prosperity_effect_text, requirement_text
+    c = components()
+    rounds = ", ".join(str(r) for r in obs.get("prosperity_rounds") or [])
+    sizes = ", ".join(f"{_cname(pl['color'])} {pl.get('prosperity_hand_size', 0)}" for pl in obs["players"])
+    out = [_m("Prosperity", "bold") + _m(f"  (built at the end of rounds {rounds}; tiles in hand: {sizes})")]
+    seat = obs["seat"]
+    hand = obs["players"][seat].get("prosperity_hand") if seat is not None else None
+    if hand:
+        out.append(_m("  Your prosperity tiles (a Lake is always possible: reveal one, +2 energy cubes):"))
+        for h in hand:
+            tile = c.tile_by_id[h["tile"]]
+            mark = _m("can build", "bold green") if h["can_build"] else _m("not now", "bold red")
+            plain = f"    {tile.name} — requires {requirement_text(tile)}: {prosperity_effect_text(tile)}"
+            for i, ln in enumerate(textwrap.wrap(plain, width=width, subsequent_indent=" " * 6, break_on_hyphens=False)):
+                out.append(_m(ln))
+            out.append("      " + mark + _m(f" ({h['why']})"))
+    return out
+
+
 def _tile_line2(tile, cubes: int, tourists: list) -> str:
     """Second line of a city cell: type, cubes on the tile, tourists on it (markup)."""
     extra_plain = ""
@@ -506,6 +542,9 @@ def _city(obs: dict, p: int, width: int) -> list[str]:
         parts.append(f"tourists beside the city: {ini}")
     if pl.get("pending_upgrades"):
         parts.append(f"{_plural(pl['pending_upgrades'], 'plant upgrade')} pending")
+    if pl.get("lakes"):
+        parts.append("Lakes: " + ", ".join(f"({lk['x']}, {lk['y']}) revealing {components().tile_by_id[lk['revealed']].name}"
+                                           for lk in pl["lakes"]))
     out = _flow(parts, width, sep="; ")
 
     per_band = max(1, (width - LABEL - 1) // (CELL + 1))

@@ -194,7 +194,7 @@ def requirement_text(tile) -> str:
     if req.kind == "fewest":
         return "fewest " + " + ".join(TYPE_NAMES[t] for t in sorted(req.types)) + " tiles"
     if req.kind == "pay":
-        return "pay " + gains_text([(tr, -v) for tr, v in req.cost])
+        return "pay " + ", ".join(amount(TRACK_NAMES[tr], v).lstrip("+") for tr, v in req.cost)
     what = {"plant_cubes": "energy cubes on the plant", "progress": "progress (plant level, then progress)"}.get(
         req.track, req.track.replace("_", " "))
     return f"{req.kind} {what}"
@@ -202,12 +202,18 @@ def requirement_text(tile) -> str:
 
 def prosperity_effect_text(tile) -> str:
     """A prosperity tile's effects, with era-dependent values written I/II/III."""
+    from dataclasses import replace
     parts = []
     if tile.imm_era:
-        keys = [tr for tr, _ in tile.imm_era[0]]
-        vals = ", ".join(f"{'/'.join(str(dict(g).get(tr, 0)) for g in tile.imm_era)} {SHORT[TRACK_NAMES[tr]]}"
-                         for tr in keys)
-        parts.append(f"Build: {vals} (era I/II/III)")
+        vals = []
+        for tr, _ in tile.imm_era[0]:
+            per_era = [dict(g).get(tr, 0) for g in tile.imm_era]
+            if len(set(per_era)) == 1:
+                vals.append(amount(TRACK_NAMES[tr], per_era[0]))
+            else:
+                vals.append(f"{'/'.join(f'{v:+d}' for v in per_era)} {SHORT[TRACK_NAMES[tr]]} (era I/II/III)")
+        parts.append("Build: " + ", ".join(vals))
+        tile = replace(tile, imm=())
     base = tile_effect_text(tile)
     if base != "no effect":
         parts.append(base)
