@@ -1,7 +1,8 @@
 """No message of the server carries more than the receiving seat's observation.
 
-A seeded 3-player game of The Capitals is played to the end through the server by three human
-seats (random legal actions) while a spectator watches. Every message each socket received is then
+A seeded 3-player game of The Capitals (base game, and with the Prosperity expansion, whose hands
+are hidden) is played to the end through the server by three human seats (random legal actions)
+while a spectator watches. Every message each socket received is then
 checked against the server's state at that seq, rebuilt by replaying the record.
 """
 
@@ -60,11 +61,12 @@ def _watchdog():
         yield
 
 
-def test_no_message_leaks_hidden_information(tmp_path):
+@pytest.mark.parametrize("prosperity", [False, True])
+def test_no_message_leaks_hidden_information(tmp_path, prosperity):
     rng = random.Random(1)
     received: dict = {s: [] for s in [*range(N), None]}
     with server(tmp_path / "leak.sqlite3") as client:
-        t = create(client, ["human"] * N, seed=SEED)
+        t = create(client, ["human"] * N, seed=SEED, options={"prosperity": prosperity})
         tid = t["table_id"]
         socks = {s: client.websocket_connect(ws_path(t, s)) for s in [*range(N), None]}
         wss = {s: c.__enter__() for s, c in socks.items()}
@@ -103,6 +105,8 @@ def test_no_message_leaks_hidden_information(tmp_path):
             _keys(gs.observation(s), observed_keys)
     hidden_names = set(game_states[0].to_dict()) - observed_keys
     assert {"decks", "seed", "history"} <= hidden_names
+    if prosperity:
+        assert {"hand", "pbox"} <= hidden_names and any(gs.hand[0] for gs in game_states)
 
     total = 0
     for seat, msgs in received.items():
@@ -121,6 +125,14 @@ def test_no_message_leaks_hidden_information(tmp_path):
             for deck in gs.decks:
                 for x in deck:
                     assert f'"{tiles[x].id}"' not in text, f"seq {m['seq']}: deck tile {tiles[x].id} sent"
+            # Prosperity: never another seat's hand or an undealt tile (their ids appear only once
+            # built or revealed as a Lake, and then they are no longer in a hand)
+            for q in range(N):
+                if q != seat:
+                    for x in gs.hand[q]:
+                        assert f'"{tiles[x].id}"' not in text, f"seq {m['seq']}: seat {q}'s {tiles[x].id} sent to {seat}"
+            for x in gs.pbox:
+                assert f'"{tiles[x].id}"' not in text, f"seq {m['seq']}: undealt {tiles[x].id} sent"
             # no full-state field name outside what the observation itself uses
             assert set(m) <= STATE_KEYS
             for e in m["log"]:
@@ -135,11 +147,11 @@ def test_no_message_leaks_hidden_information(tmp_path):
             else:
                 assert m["legal"] == []
             assert all(e["index"] >= m["log_from"] for e in m["log"])
-            assert m["log_from"] <= log_seen or m["log_from"] == 0
+            assert m["log_from"] <= log_seen or m["log_from"] == 0  # no gap in the log a seat receives
             for e in m["log"]:
                 ev = gs.log[e["index"]]
                 assert ev.visible(seat) and e["kind"] == ev.kind and e["data"] == _normal(ev.data)
-            log_seen = max(log_seen, m["log_from"] + len(m["log"]))
+            log_seen = max(log_seen, len(gs.log))  # everything up to here was sent or is not for this seat
             # other seats' prestige stays hidden until the end
             if not over:
                 assert m["result"] is None
