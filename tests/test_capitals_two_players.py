@@ -5,7 +5,7 @@ import collections
 
 import citygames
 from citygames.core import Rng
-from citygames.games.the_capitals.components import CULTURE, MONEY, NT, TYPE_NAMES, components
+from citygames.games.the_capitals.components import CULTURE, TYPE_NAMES, components
 
 from capitals_helpers import set_track
 

@@ -15,7 +15,7 @@ import pytest
 
 from citygames.core import replay
 
-from server_helpers import create, next_state, server, until, watchdog, ws_path
+from server_helpers import create, server, until, watchdog, ws_path
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -7,7 +7,7 @@
 
 from citygames.core.registry import register_game
 
-from . import render as _render  # registers the log sentences
+from . import render as _render  # noqa: F401 - importing it registers the log sentences
 from .game import TheCapitals
 
 register_game("the_capitals", TheCapitals)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from citygames.core.events import register_renderer
 
-from .components import (CUBES, CULTURE, EMP, LEVEL, MONEY, NT, POP, PRESTIGE, PROG, PS, TRACK_NAMES, TYPE_NAMES,
-                         components)  # noqa: F401
+from .components import (CUBES, MONEY, NT, TRACK_NAMES, TYPE_NAMES,
+                         components)
 
 SHORT = {"money": "$", "culture": "culture", "employment": "employment", "population": "population",
          "public_service": "public service", "progress": "progress", "prestige": "prestige",
