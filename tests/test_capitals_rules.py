@@ -907,3 +907,109 @@ def test_illegal_actions_name_the_rule_and_change_nothing():
         set_track(s3, p, MONEY, 30)
     choose_space(s3, 0)
     _assert_illegal(s3, act(s3, "initiative", 0), "already taken")
+
+
+# ==============================================================================================
+# 14. Construction tokens, the no-activation reward, Convention Center, the refill variant
+# ==============================================================================================
+def test_surrounded_construction_token_may_move_to_a_perimeter_corner():
+    """HU "Építésjelzők" / IT "Segnalini costruzione": in the administration phase a token whose 4
+    slots are all built may move to a corner on the city's perimeter; one with an empty slot may not."""
+    from citygames.games.the_capitals.state import P_ADMIN, S_TOKEN
+
+    s = new_state(3, seed=2)
+    p = s.order[-1]
+    put(s, p, "market", 0, -1)      # the token on corner (1, 0) touches (0,-1) (1,-1) (0,0) (1,0)
+    put(s, p, "baker", 1, -1)
+    s.phase, s.turn, s.token_k, s.step, s._legal = P_ADMIN, 0, 0, S_NONE, None
+    s._advance()
+    assert s.player == p and s.step == S_TOKEN and s.ctx_slot == 0   # only the surrounded token asks
+    dests = {s.game.corner_xy(a.arg) for a in s.legal_actions() if a.kind == "move_token"}
+    assert (1, 0) not in dests and (1, 1) not in dests               # not its own corner, not the other token
+    # the city is the 2x2 block (0,-1)..(1,0): its corners that still touch an empty slot
+    assert dests == {(0, -1), (1, -1), (2, -1), (0, 0), (2, 0), (0, 1), (2, 1)}
+    assert {a.kind for a in s.legal_actions()} == {"move_token", "decline"}
+    before = s.to_dict()
+    s.apply_action(act(s, "move_token", _corner(s, 2, -1)))
+    assert s.tokens[p][0] == _corner(s, 2, -1)
+    assert "moves a construction token to corner (2, -1)" in [e for e in s.log if e.kind == "capitals.token"][-1].text
+    assert before["tokens"][p][0] != s.tokens[p][0]
+
+
+def test_a_token_may_also_stay():
+    """HU: the token "may" move (áthelyezheti): declining keeps it where it is."""
+    from citygames.games.the_capitals.state import P_ADMIN, S_TOKEN
+
+    s = new_state(3, seed=2)
+    p = s.order[0]
+    put(s, p, "market", 0, -1)
+    put(s, p, "baker", 1, -1)
+    old = s.tokens[p][0]
+    s.phase, s.turn, s.token_k, s.step, s._legal = P_ADMIN, 0, 0, S_NONE, None
+    s._advance()
+    assert s.step == S_TOKEN and s.player == p
+    s.apply_action(act(s, "decline"))
+    assert s.tokens[p][0] == old
+    assert s.round == 2  # administration went on to the next round
+
+
+def _corner(s, x: int, y: int) -> int:
+    g = s.c.grid
+    o = g // 2
+    return (y + o) * (g + 1) + x + o
+
+
+def test_no_activation_reward_only_when_passing_every_activation():
+    """HU/IT Phase 4: a city that makes no activation gains 1 cube (reference §8 PROJECT DEFAULT
+    for the missing icon); a city that activated gets nothing extra."""
+    s = new_state(3, seed=5)
+    p = s.order[0]
+    to_executive(s, p, acts=2)
+    cubes = get(s, p, CUBES)
+    s.apply_action(act(s, "end_activations"))
+    assert get(s, p, CUBES) == cubes + 1
+    assert s.log[-1].kind == "capitals.no_activation"
+    q = s.order[1]
+    to_executive(s, q, acts=2)
+    s.t_host = list(range(s.n))
+    s.t_used = [True] * s.n                         # no tourist to pay with: cubes only
+    set_track(s, q, CUBES, 5)
+    s._legal = None
+    s.apply_action(act(s, "activate", slot(s, 0, 0)))   # the Hotel: 1 printed + 1 = 2 cubes
+    s.apply_action(act(s, "end_activations"))
+    assert get(s, q, CUBES) == 3
+
+
+def test_convention_center_activates_an_adjacent_tile_for_free():
+    """IT appendix, Convention Center: "Activate to activate any adjacent card for free"; reference
+    §10.8 PROJECT DEFAULT: no cubes, no activation used, permanent effects fire; the player picks."""
+    s = new_state(3, seed=6)
+    p = s.order[0]
+    put(s, p, "convention_center", 0, 1)           # below the Hotel, diagonal to the City Hall
+    to_executive(s, p, acts=1)
+    s.t_used = [True] * s.n
+    set_track(s, p, CUBES, 4)
+    set_track(s, p, CULTURE, 3)
+    money = get(s, p, MONEY)
+    s._legal = None
+    s.apply_action(act(s, "activate", slot(s, 0, 1)))   # 1 printed + 1 = 2 cubes
+    targets = {s.game.xy(a.arg) for a in s.legal_actions() if a.kind == "free_activate"}
+    assert targets == {(0, 0), (1, 0)}             # the Hotel and the City Hall
+    assert "decline" in {a.kind for a in s.legal_actions()}
+    s.apply_action(act(s, "free_activate", slot(s, 0, 0)))
+    assert get(s, p, MONEY) == money + 7 and get(s, p, CULTURE) == 2
+    assert get(s, p, CUBES) == 2                   # only the Convention Center's 2 cubes were spent
+    assert s.cubes_on[p].get(slot(s, 0, 0), 0) == 0
+    assert "for free" in [e for e in s.log if e.kind == "capitals.activate"][-1].text
+
+
+@pytest.mark.parametrize("variant, drawn", [(False, 4), (True, 6)])
+def test_refill_variant(variant, drawn):
+    """HU "A játék vége", Játékvariáns: with the variant the $0 row is filled to 2 + players
+    regardless of the other rows; normally current-era tiles in every row count (IT example)."""
+    g = citygames.load_game("the_capitals", num_players=4, refill_variant=variant)
+    s = g.new_initial_state(3)
+    row0 = s.projects[0]
+    s.projects = [[], row0[:2], []]                # two Era I tiles left on the $2 row
+    s._refill(1)
+    assert len(s.projects[0]) == drawn
