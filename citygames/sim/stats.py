@@ -98,6 +98,14 @@ def _group(label: str, wins: int, scores: list, ranks: list) -> GroupStats:
     )
 
 
+def _num_seats(results: list) -> int:
+    """The common number of seats of ``results`` (0 if empty); ``ValueError`` if they differ."""
+    seats = {r.num_players for r in results}
+    if len(seats) > 1:
+        raise ValueError(f"results mix different numbers of seats: {sorted(seats)}")
+    return seats.pop() if seats else 0
+
+
 def compute_stats(results: Sequence[GameResult]) -> SimStats:
     """Aggregate ``results`` (all with the same number of seats) into a ``SimStats``.
 
@@ -105,10 +113,7 @@ def compute_stats(results: Sequence[GameResult]) -> SimStats:
         ValueError: if the results have different numbers of seats.
     """
     results = list(results)
-    seats = {r.num_players for r in results}
-    if len(seats) > 1:
-        raise ValueError(f"results mix different numbers of seats: {sorted(seats)}")
-    n = seats.pop() if seats else 0
+    n = _num_seats(results)
     seat_stats = []
     for s in range(n):
         seat_stats.append(_group(f"seat {s}", sum(r.winner == s for r in results),
@@ -194,10 +199,7 @@ def write_csv(results: Sequence[GameResult], path: str | Path) -> None:
         ValueError: if the results have different numbers of seats.
     """
     results = list(results)
-    seats = {r.num_players for r in results}
-    if len(seats) > 1:
-        raise ValueError(f"results mix different numbers of seats: {sorted(seats)}")
-    n = seats.pop() if seats else 0
+    n = _num_seats(results)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with path.open("w", newline="") as fh:

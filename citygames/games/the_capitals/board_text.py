@@ -249,8 +249,8 @@ def _now(obs: dict, width: int) -> list[str]:
     if "tile" in pend:
         tile = c.tile_by_id[pend["tile"]]
         bits = [f"{obs['step']}: {_m(tile.name, 'bold ' + TYPE_STYLE[tile.type_name])} ({_type_label(tile)})"]
-    if cur is not None and "slot" in pend and obs["step"] == "move the construction token?":
-        k = pend["slot"]
+    if cur is not None and "token" in pend:
+        k = pend["token"]
         toks = obs["players"][cur]["construction_tokens"]
         if isinstance(k, int) and 0 <= k < len(toks):
             bits.append(f"the token at corner ({toks[k][0]}, {toks[k][1]}) is surrounded")

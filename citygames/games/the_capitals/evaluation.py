@@ -10,6 +10,7 @@ but not yet placed. Only what the seat can see is read (tracks, cities, its own 
 from __future__ import annotations
 
 from .components import CUBES, CULTURE, EMP, LEVEL, MONEY, NT, POP, PRESTIGE, PROG, PS
+from .state import P_EXECUTIVE, P_END, P_EXPO, S_FREE, S_LAKE, S_PAY, S_PLACE, S_UPGRADE
 
 #: rough prestige value of one unit on each track during the game (beyond the final conversion)
 _W = {MONEY: 0.2, CULTURE: 0.35, EMP: 0.0, POP: 0.0, PS: 0.3, PROG: 0.45, PRESTIGE: 1.0, CUBES: 0.35, LEVEL: 0.0}
@@ -21,7 +22,7 @@ def _expos_left(state) -> int:
     c = state.c
     r = state.round
     left = sum(1 for e in c.expo_rounds if e > r)
-    if r in c.expo_rounds and not (state.phase == 4 and state.expo_scored):  # this round's Expo still to come
+    if r in c.expo_rounds and not (state.phase == P_EXPO and state.expo_scored):  # this round's Expo still to come
         left += 1
     return left
 
@@ -46,17 +47,17 @@ def evaluate(state, player: int, _depth: int = 0) -> float:
         A float on the prestige scale; at the end of the game, the final prestige plus a small
         bonus for winning so that the greedy bot prefers winning moves.
     """
-    if state.player == player and state.step in (4, 6, 7) and _depth < 4:
+    if state.player == player and state.step in (S_UPGRADE, S_PAY, S_FREE) and _depth < 4:
         return _complete(state, player, _depth)
     c = state.c
     t = state.t
     n = state.n
     base = player * NT
     block = t[base:base + NT]
-    if state.phase == 5:  # game over
+    if state.phase == P_END:
         return block[PRESTIGE] + (5.0 if state.ranking()[0] == player else 0.0)
     # a tile taken but not yet built: count its immediate gains now
-    if state.ctx_tile >= 0 and state.player == player and state.step == 3:
+    if state.ctx_tile >= 0 and state.player == player and state.step == S_PLACE:
         tile = c.tiles[state.ctx_tile]
         for tr, amt in tile.imm_for(c.era_of_round[state.round]):
             if tr == MONEY and amt < 0:
@@ -77,7 +78,7 @@ def evaluate(state, player: int, _depth: int = 0) -> float:
         if block[MONEY] < 1:  # loans: -1 prestige per $3 missing
             block[PRESTIGE] -= -(-(1 - block[MONEY]) // 3)
             block[MONEY] = 1
-    elif state.step == 10 and state.player == player:  # a Lake about to be placed: +2 cubes
+    elif state.step == S_LAKE and state.player == player:  # a Lake about to be placed: +2 cubes
         bonus = sum(_gains_value(((tr, amt),)) for tr, amt in c.lake_gains) + 0.5
     else:
         bonus = 0.0
@@ -97,7 +98,7 @@ def evaluate(state, player: int, _depth: int = 0) -> float:
                     + 0.6 * c.ps_expo_progress[ps - c.track_min[PS]])
         value += expos * per_expo
     # income from activations in the rounds left
-    rounds_left = c.rounds - state.round + (0 if state.phase >= 2 else 1)
+    rounds_left = c.rounds - state.round + (0 if state.phase >= P_EXECUTIVE else 1)
     if rounds_left > 0:
         tiles = c.tiles
         vals = sorted((_gains_value(tiles[x].act_gain) - _gains_value(tiles[x].act_cost)
@@ -116,7 +117,7 @@ def evaluate(state, player: int, _depth: int = 0) -> float:
 def _complete(state, player: int, depth: int) -> float:
     """Value of the best completion of ``player``'s half-done decision (see ``evaluate``)."""
     legal = state.legal_actions()
-    if state.step == 6:  # paying an activation: tourists first (they are free), then cubes
+    if state.step == S_PAY:  # paying an activation: tourists first (they are free), then cubes
         tourists = [a for a in legal if a.kind == "tourist"]
         choice = tourists[0] if tourists else legal[-1]
         nxt = state.clone()

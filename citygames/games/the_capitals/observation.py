@@ -9,7 +9,7 @@ other seats until the game ends.
 from __future__ import annotations
 
 from .components import CUBES, CULTURE, EMP, LEVEL, MONEY, NT, POP, PRESTIGE, PROG, PS
-from .state import P_END, PHASE_NAMES, STEP_NAMES
+from .state import P_END, P_EXECUTIVE, P_POLITICS, PHASE_NAMES, S_FREE, S_PAY, S_TOKEN, STEP_NAMES
 
 
 def observation(state, seat: int | None) -> dict:
@@ -72,14 +72,16 @@ def observation(state, seat: int | None) -> dict:
     pending = {}
     if state.ctx_tile >= 0:
         pending["tile"] = tiles[state.ctx_tile].id
-    if state.step in (6, 7, 8):  # pay / free / token
-        pending["slot"] = list(game.xy(state.ctx_slot)) if state.step != 8 else state.ctx_slot
+    if state.step in (S_PAY, S_FREE):
+        pending["slot"] = list(game.xy(state.ctx_slot))
+    elif state.step == S_TOKEN:
+        pending["token"] = state.ctx_slot  # which of the two construction tokens may move
     if state.ctx_rem >= 0:
         pending["remaining_cost"] = state.ctx_rem
-    if state.phase == 2 and state.exec_active:
+    if state.phase == P_EXECUTIVE and state.exec_active:
         pending["activations_left"] = state.acts_left
         pending["activations_made"] = state.acts_made
-    if state.phase == 0:
+    if state.phase == P_POLITICS:
         pending["chosen_spaces"] = [s + 1 if s >= 0 else None for s in state.new_space]
     plants_left = {}
     for level in range(2, c.max_plant_level + 1):

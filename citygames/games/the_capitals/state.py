@@ -325,7 +325,7 @@ class CapitalsState(State):
                 return "executive: no activations left this phase (power plant + highest culture token)"
             if not self._holds_activation_cost(p, tile):
                 return f"executive: {tile.name}'s activation needs what it makes you lose"
-            return (f"executive: activating {tile.name} costs {self._activation_cost(p, s)} cubes "
+            return (f"executive: activating {tile.name} costs {self.activation_cost(p, s)} cubes "
                     "(printed + cubes and tourists on it + 1), more than the plant's cubes and usable tourists")
         if a.kind == "tourist":
             return "executive: that tourist is not usable (it must be in your city, unused this phase, and not on this tile)"
@@ -906,9 +906,6 @@ class CapitalsState(State):
     # ------------------------------------------------------------------------------------------
     def activation_cost(self, p: int, slot: int) -> int:
         """Cubes to activate the tile on ``slot``: printed + cubes and tourists on it + 1 (HU, P7)."""
-        return self._activation_cost(p, slot)
-
-    def _activation_cost(self, p: int, slot: int) -> int:
         tile = self.c.tiles[self.city[p][slot]]
         on = self.cubes_on[p].get(slot, 0)
         for k in range(len(self.t_host)):
@@ -937,7 +934,7 @@ class CapitalsState(State):
         tile = self.c.tiles[self.city[p][slot]]
         if tile.cubes < 0 or self.acts_left <= 0 or not self._holds_activation_cost(p, tile):
             return False
-        cost = self._activation_cost(p, slot)
+        cost = self.activation_cost(p, slot)
         have = self.t[p * NT + CUBES]
         if have >= cost:
             return True
@@ -948,7 +945,7 @@ class CapitalsState(State):
 
     def _do_activate(self, slot: int) -> None:
         p = self.player
-        cost = self._activation_cost(p, slot)
+        cost = self.activation_cost(p, slot)
         self.acts_left -= 1
         self.acts_made += 1
         self.ctx_slot = slot
@@ -1219,12 +1216,8 @@ class CapitalsState(State):
         vals = {q: self._req_value(q, req) for q in range(n)}
         label = {"fewest": "fewest " + " + ".join(TYPE_NAMES[ty] for ty in sorted(req.types)) + " tiles"}.get(
             req.kind, f"{req.kind} {req.track.replace('_', ' ')}")
-        if req.kind == "highest":
-            order = sorted(range(n), key=lambda q: (_neg(vals[q]),) + key_tb(q))
-            ok = order[0] == p
-        else:  # lowest / fewest: the last of the order from highest to lowest
-            order = sorted(range(n), key=lambda q: (_neg(vals[q]),) + key_tb(q))
-            ok = order[-1] == p
+        order = sorted(range(n), key=lambda q: (_neg(vals[q]),) + key_tb(q))  # highest first
+        ok = order[0] == p if req.kind == "highest" else order[-1] == p        # lowest / fewest: last
         tied = sum(1 for q in range(n) if vals[q] == mine) > 1
         if ok:
             return True, f"you have the {label}" + (" (after the tie-break)" if tied else "")
@@ -1299,7 +1292,6 @@ class CapitalsState(State):
             if acc:
                 self._gain(p, _sort_gains(acc), C_END_TILES, set())
             total = t[base + PRESTIGE] - before
-            base = p * NT
             cubes_pts = t[base + CUBES] // c.cubes_per_prestige
             money_pts = t[base + MONEY] // c.money_per_prestige
             cul_pts = t[base + CULTURE] // c.culture_per_prestige

@@ -832,7 +832,7 @@ function drawCity(parent, ctx, pl, p, x0, y0, w, H) {
   }
   // construction tokens
   const ks = Math.max(6, Math.min(10, ts * 0.15));
-  const movingToken = active && obs.step && obs.step.startsWith("move the construction token") && obs.pending ? obs.pending.slot : null;
+  const movingToken = active && obs.pending && Number.isInteger(obs.pending.token) ? obs.pending.token : null;
   pl.construction_tokens.forEach(([cx, cy], i) => {
     const tg = el("g", { class: "token", "data-x": cx, "data-y": cy }, g);
     token(tg, px(cx), py(cy), ks, col);
