@@ -12,6 +12,7 @@ _FACTORIES: dict[str, Callable[..., Game]] = {}
 #: game id -> module that registers it when imported
 _BUILTIN = {
     "the_capitals": "citygames.games.the_capitals",
+    "seven_wonders_duel": "citygames.games.seven_wonders_duel",
 }
 _CACHE: dict[tuple, Game] = {}
 

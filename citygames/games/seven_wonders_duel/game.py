@@ -1,0 +1,116 @@
+"""7 Wonders Duel (Bauza & Cathala, Repos Production 2015): the ``Game`` object — rules, options,
+action space.
+
+Base game for 2 players (HU rulebook; ``shared/reference/seven_wonders_duel.md``).
+"""
+
+from __future__ import annotations
+
+from citygames.core.actions import ActionSpace
+from citygames.core.game import Game, GameInfo, OptionSpec
+
+from .components import Components, components
+
+INFO = GameInfo(
+    id="seven_wonders_duel",
+    name="7 Wonders Duel",
+    min_players=2,
+    max_players=2,
+    options=(
+        OptionSpec("num_players", 2, "number of players (always 2)", min=2, max=2),
+        OptionSpec("first_game_wonders", False,
+                   "skip the wonder draft and use the rulebook's fixed wonders for a first game"),
+        OptionSpec("next_age_chooser", "erratum",
+                   "pawn in the centre at the end of an age: 'erratum' (2016) - the player who took the last card "
+                   "chooses who starts; 'first_print' - that player starts",
+                   choices=("erratum", "first_print")),
+    ),
+    hidden_information=True,   # face-down cards, removed cards, boxed progress tokens
+    simultaneous_moves=False,
+    chance=True,               # all dealing happens at setup from the seed
+    version="1",
+    extra={"reveal_events": ("duel.draft_reveal", "duel.age", "duel.reveal", "duel.library_draw")},
+)
+
+#: Seat names: the first seat and the second seat (the seed decides who drafts and starts first).
+SEAT_NAMES = ("North", "South")
+
+
+class SevenWondersDuel(Game):
+    """7 Wonders Duel. ``load_game("seven_wonders_duel")``.
+
+    Action kinds (in encoding order; ``n`` = 73 cards):
+        ``draft`` (12, a wonder), ``construct`` (n, a card), ``discard`` (n), ``wonder`` (12 * n:
+        ``wonder * n + card``, the card is tucked under the wonder), ``progress`` (10, a token),
+        ``destroy`` (n, an opponent's card: Statue of Zeus / Circus Maximus), ``mausoleum`` (n, a
+        card of the discard pile), ``start`` (2, the seat that starts the next age).
+
+    Attributes beyond ``Game``:
+        components: compiled component data (shared). off: action-kind offsets.
+    """
+
+    info = INFO
+
+    def __init__(self, **options):
+        super().__init__(options)
+        self.components: Components = components()
+        self.action_space = _action_space(self.components)
+        self.off = self.action_space.offsets
+
+    def new_initial_state(self, seed: int = 0):
+        """A new game: everything dealt from ``seed``; the first wonder pick (or Age I) is pending."""
+        from .state import DuelState
+        s = DuelState.__new__(DuelState)
+        s._setup(self, int(seed))
+        return s
+
+    def state_from_dict(self, data: dict):
+        from .state import DuelState
+        return DuelState.from_dict(self, data)
+
+    def evaluate(self, state, player: int) -> float:
+        from .evaluation import evaluate
+        return evaluate(state, player)
+
+    def render_text(self, state, seat) -> str:
+        from .board_text import render_text
+        return render_text(state, seat)
+
+    def seat_name(self, seat: int) -> str:
+        return SEAT_NAMES[seat]
+
+    def action_json(self, state, action) -> dict:
+        from .render import action_json
+        return action_json(state, action)
+
+    def components_json(self) -> dict:
+        from .render import components_json
+        return components_json(self)
+
+    def describe_rules(self, assumptions: bool = False) -> str:
+        from .render import describe_rules
+        return describe_rules(self, assumptions)
+
+
+_SPACE_CACHE: dict = {}
+
+
+def _action_space(c: Components) -> ActionSpace:
+    space = _SPACE_CACHE.get(id(c))
+    if space is not None:
+        return space
+    cards, wonders, tokens = c.cards, c.wonders, c.tokens
+    n = len(cards)
+    kinds = [
+        ("draft", len(wonders), lambda w: f"take {wonders[w].name}"),
+        ("construct", n, lambda x: f"construct {cards[x].name}"),
+        ("discard", n, lambda x: f"discard {cards[x].name}"),
+        ("wonder", len(wonders) * n, lambda i: f"build {wonders[i // n].name} with {cards[i % n].name}"),
+        ("progress", len(tokens), lambda t: f"take the {tokens[t].name} progress token"),
+        ("destroy", n, lambda x: f"put the opponent's {cards[x].name} into the discard pile"),
+        ("mausoleum", n, lambda x: f"build {cards[x].name} from the discard pile"),
+        ("start", 2, lambda p: f"{SEAT_NAMES[p]} starts the next age"),
+    ]
+    space = ActionSpace(kinds)
+    _SPACE_CACHE[id(c)] = space
+    return space
