@@ -1,8 +1,11 @@
 """End to end in a real browser: the lobby, a whole 3-player game of The Capitals played by
-clicking against two greedy bots, the final score sheet, and the replay viewer.
+clicking against two greedy bots, the final score sheet, and the replay viewer; then a game that
+has no board view of its own (the toy game for two seats) created from its options in the lobby
+and played on the generic view.
 
-Starts ``citygames serve`` as a subprocess (free port, temporary SQLite file, ``--bot-delay 0``)
-and drives Debian's Chromium (``/usr/bin/chromium``) with Playwright. Screenshots go to
+Starts ``citygames serve`` as a subprocess (free port, temporary SQLite file, ``--bot-delay 0``,
+the toy games of ``tests/`` registered besides the built-in ones) and drives Debian's Chromium
+(``/usr/bin/chromium``) with Playwright. Screenshots go to
 ``test-artifacts/browser_e2e/`` (git-ignored). Skipped only when Chromium is not installed.
 """
 
@@ -14,6 +17,7 @@ import socket
 import subprocess
 import sys
 import time
+import urllib.parse
 import urllib.request
 from pathlib import Path
 
@@ -23,6 +27,13 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
                  "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "browser_e2e"
+TESTS_DIR = Path(__file__).resolve().parent
+# `citygames serve` with the toy games registered too: "toy" (2-4 seats) and "toy_duo" (exactly 2
+# seats, no num_players option, a flag, a number and a string choice, like 7 Wonders Duel)
+SERVE = ("import sys; sys.path.insert(0, {tests!r}); "
+         "from citygames.core import register_game; from toygame import ToyGame; "
+         "from test_server_api import DuoGame; register_game('toy', ToyGame); register_game('toy_duo', DuoGame); "
+         "from citygames.cli import main; main()")
 MAX_TURNS = 600          # decisions of seat 0 (a game takes about 70)
 STEP_TIMEOUT_MS = 20000  # waiting for the bots and the server after each click
 
@@ -47,7 +58,7 @@ def server(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("browser_e2e")
     port = _free_port()
     log = open(tmp / "server.log", "w")
-    cmd = [sys.executable, "-c", "from citygames.cli import main; main()", "serve", "--host", "127.0.0.1",
+    cmd = [sys.executable, "-c", SERVE.format(tests=str(TESTS_DIR)), "serve", "--host", "127.0.0.1",
            "--port", str(port), "--db", f"sqlite:///{tmp / 'e2e.sqlite3'}", "--bot-delay", "0"]
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
@@ -72,6 +83,30 @@ def server(tmp_path_factory):
             proc.kill()
             proc.wait()
         log.close()
+
+
+def _unwritten_view(url: str) -> bool:
+    """A game's board module that static/games.js lists but nobody has written yet: the page falls
+    back to the generic view, and the browser reports the 404 of the attempt."""
+    path = urllib.parse.urlparse(url or "").path
+    static = Path(__file__).resolve().parents[1] / "citygames" / "server" / "static"
+    return path.startswith("/static/") and path.endswith(".js") and not (static / path[len("/static/"):]).exists()
+
+
+def _watch_errors(page, errors: list) -> None:
+    """Collect page errors, console errors and failed requests (but an unwritten view module's)."""
+    page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
+
+    def console(m):
+        if m.type == "error" and not _unwritten_view((m.location or {}).get("url")):
+            errors.append(f"console: {m.text}")
+
+    def response(r):
+        if r.status >= 400 and not _unwritten_view(r.url):
+            errors.append(f"HTTP {r.status} {r.url}")
+
+    page.on("console", console)
+    page.on("response", response)
 
 
 # The choice of seat 0, made in the page from what it shows: the highlighted board elements
@@ -111,12 +146,12 @@ def test_play_a_whole_game_by_clicking(server):
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 900})
-            page.on("pageerror", lambda e: errors.append(f"page error: {e}"))
-            page.on("console", lambda m: errors.append(f"console: {m.text}") if m.type == "error" else None)
+            _watch_errors(page, errors)
 
             # --- the lobby: create a 3-player table, seat 0 human, two greedy bots
             page.goto(server + "/")
             page.wait_for_selector("#seat-kind-0 option", state="attached")
+            page.select_option("#game", "the_capitals")
             page.select_option("#num-players", "3")
             page.wait_for_selector("#seat-kind-2")
             assert page.locator(".seat-row").count() == 3
@@ -227,6 +262,86 @@ def test_play_a_whole_game_by_clicking(server):
             # --- the lobby lists the finished game with its replay link
             page.goto(server + "/")
             page.wait_for_selector(f'#finished-tables tr[data-table="{table_id}"] a.replay-link')
+        finally:
+            browser.close()
+    assert not errors, "\n".join(errors)
+
+
+GENERIC_GAME = "toy_duo"  # registered by the server fixture; no module in static/games.js
+
+
+def test_a_game_without_a_board_view_plays_on_the_generic_view(server):
+    """The lobby builds the form from GET /api/games alone; a game without a view module gets the
+    observation as text and every legal action as a button, the log and the score sheet."""
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    errors: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            _watch_errors(page, errors)
+
+            page.goto(server + "/")
+            page.wait_for_selector("#seat-kind-0 option", state="attached")
+            listed = page.eval_on_selector_all("#game option", "os => os.map(o => o.value)")
+            assert listed == [g["id"] for g in _get_json(server + "/api/games")]
+            page.select_option("#game", GENERIC_GAME)
+            page.wait_for_selector("#opt-house_rule")
+            # two seats and no choice about it; one input per option, with its default
+            assert page.eval_on_selector_all("#num-players option", "os => os.map(o => o.value)") == ["2"]
+            assert page.is_disabled("#num-players")
+            assert page.locator(".seat-row").count() == 2
+            assert not page.is_checked("#opt-big_pile")
+            assert page.input_value("#opt-last_bonus") == "2"
+            page.check("#opt-big_pile")
+            page.fill("#opt-last_bonus", "4")
+            page.select_option("#opt-house_rule", label="first_print")
+            page.select_option("#seat-kind-0", "human")
+            page.select_option("#seat-kind-1", "bot:greedy")
+            page.fill("#seed", "11")
+            page.screenshot(path=str(ARTIFACTS / "11-generic-lobby.png"))
+            page.click("#create")
+            page.wait_for_selector("#play-seat-0")
+            table_id = page.get_attribute("#created-table", "data-table")
+            summary = _get_json(f"{server}/api/tables/{table_id}")
+            assert summary["game"] == GENERIC_GAME
+            assert summary["options"] == {"big_pile": True, "last_bonus": 4, "house_rule": "first_print"}
+
+            page.click("#play-seat-0")
+            page.wait_for_selector("body[data-seq]")
+            assert page.get_attribute("body", "data-view") == "generic"
+            assert page.is_visible("#generic") and not page.is_visible("#board")
+            clicked_at = None
+            for _ in range(60):
+                page.wait_for_function(
+                    "(seq) => document.body.dataset.terminal === 'true' || "
+                    "(document.body.dataset.mine === 'true' && document.body.dataset.seq !== seq)",
+                    arg=str(clicked_at), timeout=STEP_TIMEOUT_MS)
+                if page.evaluate("document.body.dataset.terminal") == "true":
+                    break
+                legal = page.evaluate("window.citygames.last.legal.map(a => a.id)")
+                buttons = page.eval_on_selector_all("#actions button[data-action]", "bs => bs.map(b => Number(b.dataset.action))")
+                assert buttons == legal
+                seq = page.evaluate("document.body.dataset.seq")
+                page.locator("#actions button[data-action]").first.click()
+                clicked_at = seq
+            else:
+                pytest.fail("the toy game did not end")
+            page.wait_for_selector("#score-overlay #scoresheet")
+            page.screenshot(path=str(ARTIFACTS / "12-generic-end.png"))
+            summary = _get_json(f"{server}/api/tables/{table_id}")
+            totals = [int(page.locator(f'#score-overlay td.total[data-seat="{p}"]').inner_text()) for p in range(2)]
+            assert totals == summary["result"]["scores"]
+            assert page.locator("#log .entry").count() > 0
+
+            page.goto(f"{server}/replay/{table_id}")
+            page.wait_for_function("(n) => document.getElementById('stepno').textContent.trim() === `0 / ${n}`",
+                                   arg=summary["seq"])
+            page.keyboard.press("End")
+            page.wait_for_selector("#score-card:not([hidden]) #scoresheet")
+            assert page.is_visible("#generic") and not page.is_visible("#board")
         finally:
             browser.close()
     assert not errors, "\n".join(errors)

@@ -7,8 +7,10 @@ import json
 import pytest
 from starlette.websockets import WebSocketDisconnect
 
-from citygames.core import IllegalActionError, replay
+from citygames.core import GameInfo, IllegalActionError, OptionSpec, registered_games, registry, replay
 from citygames.core.registry import load_game
+
+from toygame import ToyGame
 
 from server_helpers import (create, manager, my_turn, next_error, next_state, play_to_end, server, until,
                             watchdog, ws_path)
@@ -62,6 +64,67 @@ def test_games_bots_components_and_pages(client):
     r = client.get("/table/nosuchtable")
     assert r.status_code == 404 and "error" in r.json()
     assert client.get(f"/replay/{t['table_id']}").status_code == 200
+
+
+class DuoGame(ToyGame):
+    """The toy game for exactly two seats with no ``num_players`` option, a flag and a string
+    choice (shaped like 7 Wonders Duel's options): a second game for the game-agnostic lobby."""
+
+    info = GameInfo(
+        id="toy_duo", name="Counters duo (toy game)", min_players=2, max_players=2,
+        options=(
+            OptionSpec("big_pile", False, "start from 30-40 counters instead of 12-20"),
+            OptionSpec("last_bonus", 2, "points for taking the last counter", min=0, max=5),
+            OptionSpec("house_rule", "erratum", "which printing's rule to follow", choices=("erratum", "first_print")),
+        ),
+        hidden_information=True, chance=True,
+    )
+
+
+@pytest.fixture
+def duo(monkeypatch):
+    """``toy_duo`` registered for the duration of one test."""
+    monkeypatch.setitem(registry._FACTORIES, "toy_duo", DuoGame)
+    return DuoGame
+
+
+def test_games_lists_every_registered_game(client, duo):
+    games = client.get("/api/games").json()
+    assert [g["id"] for g in games] == sorted(registered_games()) and "toy_duo" in registered_games()
+    for g in games:
+        info = load_game(g["id"]).info
+        assert g == {
+            "id": info.id, "name": info.name, "min_players": info.min_players, "max_players": info.max_players,
+            "options": [{"name": o.name, "default": o.default, "doc": o.doc, "min": o.min, "max": o.max,
+                         "choices": list(o.choices) if o.choices is not None else None} for o in info.options],
+        }
+        assert g["min_players"] <= g["max_players"]
+    capitals = next(g for g in games if g["id"] == "the_capitals")
+    np = next(o for o in capitals["options"] if o["name"] == "num_players")
+    assert (np["min"], np["max"]) == (capitals["min_players"], capitals["max_players"])
+    d = next(g for g in games if g["id"] == "toy_duo")
+    assert (d["min_players"], d["max_players"]) == (2, 2)
+    assert {o["name"]: o["choices"] for o in d["options"]} == {
+        "big_pile": None, "last_bonus": None, "house_rule": ["erratum", "first_print"]}
+    assert [o["default"] for o in d["options"]] == [False, 2, "erratum"]
+
+
+def test_a_game_without_num_players_option(client, duo):
+    """What the lobby and the table send for a fixed two-seat game: no options.num_players, and
+    the components asked with the table's options as query strings."""
+    t = create(client, ["human", "bot:greedy"], game="toy_duo",
+               options={"big_pile": True, "last_bonus": 4, "house_rule": "first_print"})
+    s = client.get(f"/api/tables/{t['table_id']}").json()
+    assert s["game"] == "toy_duo" and s["options"] == {"big_pile": True, "last_bonus": 4, "house_rule": "first_print"}
+    assert [x["name"] for x in t["seats"]] == ["Seat 0", "Seat 1 (greedy)"]  # game.seat_name's default
+    r = client.get("/api/games/toy_duo/components?big_pile=true&house_rule=first_print&last_bonus=4")
+    assert r.status_code == 200 and r.json()["game"] == "toy_duo"
+    assert client.get("/api/games/toy_duo/components?num_players=2").status_code == 422
+    r = client.post("/api/tables", json={"game": "toy_duo", "seats": [{"kind": "human"}] * 3})
+    assert r.status_code == 422 and "2-2 players" in r.json()["error"]
+    r = client.post("/api/tables", json={"game": "toy_duo", "options": {"house_rule": "nope"},
+                                         "seats": [{"kind": "human"}] * 2})
+    assert r.status_code == 422 and "house_rule" in r.json()["error"]
 
 
 def test_create_table_validation(client):

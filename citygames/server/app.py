@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from citygames.bots import BOTS
-from citygames.core import CitygamesError, GameOptionError, load_game, registered_games
+from citygames.core import GameOptionError, load_game, registered_games
 from citygames.core.registry import game_class
 from citygames.core.records import replay as replay_record
 
@@ -57,7 +57,8 @@ def _games_json() -> list[dict]:
     for gid in registered_games():
         try:
             info = _game_info(gid)
-        except (CitygamesError, ImportError):  # pragma: no cover - a broken game package
+        except Exception:  # pragma: no cover - a broken or half-written game package must not take the lobby down
+            log.warning("game %s cannot be loaded; left out of /api/games", gid, exc_info=True)
             continue
         out.append({
             "id": info.id, "name": info.name, "min_players": info.min_players, "max_players": info.max_players,

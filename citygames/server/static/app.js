@@ -1,9 +1,7 @@
 // citygames — shared front-end code: API calls, the table's WebSocket with reconnect, the game
 // log panel, action buttons, the final score sheet, toasts. Plain ES modules, no build step.
-
-import { PLAYER_COLORS } from "./capitals.js";
-
-export { PLAYER_COLORS };
+// Nothing here is specific to one game: each game's view (colours, prompts, extra panels, score
+// wording) comes from its module through games.js.
 
 // ---- DOM helpers ----------------------------------------------------------------------------
 
@@ -15,7 +13,12 @@ export function h(tag, attrs, ...children) {
       if (v === null || v === undefined || v === false) continue;
       if (k.startsWith("on") && typeof v === "function") e.addEventListener(k.slice(2), v);
       else if (k === "class") e.className = v;
-      else if (k === "style" && typeof v === "object") Object.assign(e.style, v);
+      else if (k === "style" && typeof v === "object") {
+        for (const [sk, sv] of Object.entries(v)) {
+          if (sk.startsWith("--")) e.style.setProperty(sk, sv);
+          else e.style[sk] = sv;
+        }
+      }
       else if (k === "html") e.innerHTML = v;
       else e.setAttribute(k, v === true ? "" : v);
     }
@@ -29,9 +32,8 @@ export function h(tag, attrs, ...children) {
 
 export function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 
-export function colorOf(name) { return PLAYER_COLORS[name] || name || "#888"; }
-
-export function swatch(color) { return h("span", { class: "swatch", style: { background: colorOf(color) } }); }
+/** A round dot of a seat's CSS colour. */
+export function swatch(color) { return h("span", { class: "swatch", style: { background: color || "#888" } }); }
 
 // ---- API ------------------------------------------------------------------------------------
 
@@ -62,11 +64,16 @@ export async function api(path, opts = {}) {
 
 const componentsCache = new Map();
 
-/** GET /api/games/{game}/components?num_players=N (cached). */
-export function loadComponents(game, numPlayers) {
-  const key = `${game}/${numPlayers}`;
+/** GET /api/games/{game}/components?<options> (cached): a table's options as stored with it. */
+export function loadComponents(game, options = {}) {
+  const q = new URLSearchParams();
+  for (const k of Object.keys(options || {}).sort()) {
+    if (options[k] !== null && options[k] !== undefined) q.set(k, String(options[k]));
+  }
+  const qs = q.toString();
+  const key = `${game}?${qs}`;
   if (!componentsCache.has(key)) {
-    componentsCache.set(key, api(`/api/games/${encodeURIComponent(game)}/components?num_players=${numPlayers}`)
+    componentsCache.set(key, api(`/api/games/${encodeURIComponent(game)}/components${qs ? `?${qs}` : ""}`)
       .catch((e) => { componentsCache.delete(key); throw e; }));
   }
   return componentsCache.get(key);
@@ -161,16 +168,25 @@ export function showConn(pill, s, d) {
 
 /**
  * The log panel: keeps every entry by index; `update(entries, logFrom)` drops what is at or
- * after logFrom (an undo or a reconnect) and appends the new entries.
+ * after logFrom (an undo or a reconnect) and appends the new entries. `colors`: CSS colour of
+ * each seat (the stripe of its entries); `extraClass(entry)`: a game's own class for an entry.
  */
 export class LogPanel {
-  constructor(el, colors) {
+  constructor(el, colors, extraClass) {
     this.el = el;
     this.colors = colors || [];
+    this.extraClass = extraClass || null;
     this.entries = [];
   }
 
   setColors(colors) { this.colors = colors || []; }
+
+  /** Set the seat colours and the game's entry classes; redraws the entries. */
+  setView(colors, extraClass) {
+    this.colors = colors || [];
+    this.extraClass = extraClass || null;
+    this.render();
+  }
 
   update(entries, logFrom = 0, { fresh = true } = {}) {
     entries = entries || [];
@@ -198,48 +214,19 @@ export class LogPanel {
   entryNode(e, fresh) {
     const kind = (e.kind || "").split(".").pop();
     const cls = ["entry"];
-    if (e.player !== null && e.player !== undefined && this.colors[e.player]) cls.push(`p-${this.colors[e.player]}`);
-    if (kind === "round") cls.push("round");
-    else if (kind === "expo") cls.push("expo");
+    const hasPlayer = e.player !== null && e.player !== undefined;
+    const color = hasPlayer ? this.colors[e.player] : null;
+    const extra = this.extraClass ? this.extraClass(e) : null;
+    if (extra) cls.push(extra);
+    else if (kind === "round") cls.push("round");
     else if (kind === "game_end" || kind === "final_scoring") cls.push("end");
-    else if (e.player === null || e.player === undefined) cls.push("sys");
+    else if (!hasPlayer) cls.push("sys");
     if (fresh) cls.push("fresh");
-    return h("div", { class: cls.join(" "), "data-kind": e.kind, "data-index": e.index }, e.text || e.kind);
+    return h("div", {
+      class: cls.join(" "), "data-kind": e.kind, "data-index": e.index, "data-player": hasPlayer ? e.player : null,
+      style: color ? { "--pc": color } : null,
+    }, e.text || e.kind);
   }
-
-  /** The World Expo log entries (kind ending in ".expo"). */
-  expoEntries() { return this.entries.filter(e => (e.kind || "").endsWith(".expo")); }
-}
-
-/** A small table of the World Expo results from the expo log entries, or null if none. */
-export function expoTable(entries, colors, names) {
-  const expos = entries.filter(e => (e.kind || "").endsWith(".expo") && e.data);
-  if (!expos.length) return null;
-  const byEra = new Map();
-  for (const e of expos) {
-    const era = e.data.era;
-    if (!byEra.has(era)) byEra.set(era, []);
-    byEra.get(era).push(e);
-  }
-  const roman = ["", "I", "II", "III"];
-  const body = [];
-  for (const [era, list] of byEra) {
-    body.push(h("tr", null, h("td", { class: "era", colspan: 5 }, `World Expo, era ${roman[era] || era}`)));
-    for (const e of list.sort((a, b) => a.player - b.player)) {
-      const d = e.data;
-      const tot = (d.employment_prestige || 0) + (d.unemployment_prestige || 0) + (d.public_service_prestige || 0);
-      body.push(h("tr", { title: e.text },
-        h("td", null, swatch(colors[e.player]), " ", names[e.player] ?? cap(colors[e.player] || "")),
-        h("td", null, fmtSigned(d.employment_prestige)),
-        h("td", null, fmtSigned(d.unemployment_prestige)),
-        h("td", null, `${fmtSigned(d.public_service_prestige)}`),
-        h("td", null, h("b", null, fmtSigned(tot)), d.progress ? h("span", { class: "hint" }, ` (${fmtSigned(d.progress)} prog.)`) : null)));
-    }
-  }
-  return h("table", null,
-    h("thead", null, h("tr", null, h("th", null, "player"), h("th", { title: "employment" }, "empl."),
-      h("th", { title: "unemployment" }, "unempl."), h("th", { title: "public service rank" }, "pub. s."), h("th", null, "prestige"))),
-    h("tbody", null, body));
 }
 
 function fmtSigned(v) { return v > 0 ? `+${v}` : `${v ?? 0}`; }
@@ -260,20 +247,14 @@ export function actionButtons(container, actions, onAction, { disabled = false }
 
 // ---- score sheet ----------------------------------------------------------------------------
 
-const CATEGORY_LABELS = {
-  placement_penalties: "Placement penalties", loans: "Loans", tile_effects: "Tile effects (during play)",
-  expo_employment: "World Expo: employment", expo_unemployment: "World Expo: unemployment",
-  expo_public_service: "World Expo: public service", end_game_tile_effects: "End-game tile effects",
-  energy_cubes: "Energy cubes", money: "Money", culture: "Culture", progress: "Progress",
-};
-
-export function categoryLabel(k) { return CATEGORY_LABELS[k] || cap(String(k).replace(/_/g, " ")); }
+export function categoryLabel(k, labels = {}) { return labels[k] || cap(String(k).replace(/_/g, " ")); }
 
 /**
  * The final score sheet: one column per player, one row per category of result.breakdown, the
- * total (result.scores) at the bottom and the winner marked.
+ * total (result.scores) at the bottom and the winner marked. `colors`: CSS colours of the seats;
+ * `scoring`: the game's wording {labels: {category: label}, total: "Total"} (games.js).
  */
-export function scoreSheet(result, colors, names) {
+export function scoreSheet(result, colors, names, scoring = {}) {
   const n = result.scores.length;
   const cats = [];
   for (const b of result.breakdown || []) for (const k of Object.keys(b)) if (!cats.includes(k)) cats.push(k);
@@ -283,30 +264,30 @@ export function scoreSheet(result, colors, names) {
   const ordinal = (r) => r === 1 ? "1st" : r === 2 ? "2nd" : r === 3 ? "3rd" : `${r}th`;
   const head = h("tr", null, h("th", null, ""), ...Array.from({ length: n }, (_, p) =>
     h("th", { class: p === winner ? "win" : null, "data-seat": p },
-      swatch(colors[p]), " ", names[p] ?? cap(colors[p]),
+      swatch(colors[p]), " ", names[p] ?? `Seat ${p}`,
       rankOf[p] ? h("span", { class: "rank" }, p === winner ? "winner" : ordinal(rankOf[p])) : null)));
-  const rows = cats.map(k => h("tr", { "data-category": k }, h("td", null, categoryLabel(k)),
+  const rows = cats.map(k => h("tr", { "data-category": k }, h("td", null, categoryLabel(k, scoring.labels || {})),
     ...Array.from({ length: n }, (_, p) => {
       const v = (result.breakdown[p] || {})[k] ?? 0;
       return h("td", { class: v < 0 ? "neg" : v === 0 ? "zero" : null }, fmtSigned(v));
     })));
-  const total = h("tr", { class: "total" }, h("td", null, "Total prestige"),
+  const total = h("tr", { class: "total" }, h("td", null, scoring.total || "Total"),
     ...result.scores.map((s, p) => h("td", { class: "total", "data-seat": p }, String(s))));
   return h("div", { class: "scoresheet", id: "scoresheet" },
     h("table", null, h("thead", null, head), h("tbody", null, rows, total)));
 }
 
 /** Show the score sheet as a dismissable overlay (once per page). */
-export function showScoreOverlay(result, colors, names, extraLinks = []) {
+export function showScoreOverlay(result, colors, names, extraLinks = [], scoring = {}) {
   if (document.getElementById("score-overlay")) return;
   const winner = result.ranking ? result.ranking[0] : null;
   const close = () => ov.remove();
   const ov = h("div", { class: "overlay", id: "score-overlay", onclick: (e) => { if (e.target === ov) close(); } },
     h("div", { class: "card" },
       h("h2", null, "Final scores"),
-      winner !== null ? h("div", { class: "sub" }, swatch(colors[winner]), " ", names[winner] ?? cap(colors[winner]),
-        " wins and hosts the World Expo.") : null,
-      scoreSheet(result, colors, names),
+      winner !== null ? h("div", { class: "sub" }, swatch(colors[winner]), " ",
+        (scoring.winner || ((n) => `${n} wins.`))(names[winner] ?? `Seat ${winner}`)) : null,
+      scoreSheet(result, colors, names, scoring),
       h("div", { class: "toolbar" }, ...extraLinks, h("button", { class: "primary", onclick: close }, "Close"))));
   document.body.appendChild(ov);
   document.addEventListener("keydown", function esc(e) { if (e.key === "Escape") { close(); document.removeEventListener("keydown", esc); } });
@@ -314,13 +295,12 @@ export function showScoreOverlay(result, colors, names, extraLinks = []) {
 
 // ---- misc -----------------------------------------------------------------------------------
 
-export function seatNames(seats, colors, n) {
+/** Display names of n seats from the server's seat list (the server always names a seat). */
+export function seatNames(seats, n) {
   return Array.from({ length: n }, (_, p) => {
-    const s = (seats || []).find(x => x.seat === p);
-    const name = s && s.name ? s.name : null;
-    const col = cap(colors[p] || `seat ${p}`);
-    if (!name) return col;
-    return name;
+    const s = (seats || []).find(x => x.seat === p) || {};
+    if (s.name) return s.name;
+    return s.kind === "bot" ? `Seat ${p} (${s.bot || "bot"})` : `Seat ${p}`;
   });
 }
 

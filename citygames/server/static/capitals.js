@@ -11,6 +11,11 @@
 // (a tile, showing its cost), initiative (a space on the initiative track), move_token (a corner).
 // renderCapitals returns the legal actions that have no place on the board (pay_cubes, tourist,
 // end_activations, upgrade, decline) so the page can show them as buttons.
+//
+// This module is The Capitals' view for the pages (see games.js for the interface): render,
+// recent, seatColors, prompt, describe, status, panels (the World Expo results), logClass, scoring.
+
+import { h, swatch } from "./app.js";
 
 const NS = "http://www.w3.org/2000/svg";
 
@@ -882,3 +887,99 @@ function drawLegend(svg, ctx, y) {
   x += 96;
   return y + 24;
 }
+
+// ---- the view interface (games.js) ----------------------------------------------------------
+
+/** games.js `render`: renderCapitals with the page's ui object. */
+export function render(svg, obs, comps, legal, ui = {}) {
+  return renderCapitals(svg, obs, comps, legal, ui.onAction || null,
+    { names: ui.names, busy: ui.busy, recentTiles: ui.recent });
+}
+
+/** games.js `recent`: the tiles built this round (marked on the board). */
+export const recent = recentTiles;
+
+/** games.js `seatColors`: the seats' colours (green, red, blue, purple, black) as CSS colours. */
+export function seatColors(comps, n) {
+  const names = (comps && comps.colors) || Object.keys(PLAYER_COLORS);
+  return Array.from({ length: n }, (_, p) => PLAYER_COLORS[names[p]] || names[p] || "#888");
+}
+
+const STEP_PROMPTS = {
+  "take a tile from the projects area": "Click a highlighted tile in the projects area (the $2 and $4 rows cost money).",
+  "choose where to build the tile": "Click a highlighted slot in your city. The number is the prestige penalty; ✓ means none.",
+  "choose an initiative space": "Click a space on the initiative track; what you pay is shown under it.",
+  "activate a tile or end activations": "Click a highlighted tile in your city to activate it (its cost in cubes is on the badge), or end your activations.",
+  "pay the activation": "Pay the activation: with a tourist or with energy cubes from your power plant.",
+  "upgrade the power plant?": "Your progress marker passed the ⚡ space: upgrade your power plant?",
+  "choose a tile to activate for free": "Click a highlighted tile to activate it for free, or decline.",
+  "move the construction token?": "All 4 slots around a construction token are full: click a highlighted corner to move it, or leave it.",
+  "build a prosperity tile or a Lake": "Prosperity round: build one of your prosperity tiles whose requirement you meet, or reveal one and build it as a Lake (+2 energy cubes).",
+  "choose where to build the Lake": "Choose where to build the Lake: any empty slot next to your city, no placement rules.",
+};
+
+/** games.js `prompt`: what to do at this step. */
+export function prompt(obs) { return STEP_PROMPTS[obs.step] || "Choose an action."; }
+
+/** games.js `describe`: "Round 3 (era I) · building phase — take a tile from the projects area". */
+export function describe(obs) {
+  return `Round ${obs.round} (era ${"I".repeat(obs.era)}) · ${obs.phase} phase — ${obs.step}`;
+}
+
+/** games.js `status`: "round 3/10 · building". */
+export function status(obs, comps) {
+  return `round ${obs.round}/${comps && comps.rounds ? comps.rounds : "?"} · ${obs.phase}`;
+}
+
+/** games.js `logClass`: World Expo entries stand out. */
+export function logClass(e) { return (e.kind || "").endsWith(".expo") ? "expo" : null; }
+
+/** games.js `panels`: the World Expo results so far. */
+export function panels(log, { colors, names }) {
+  const t = expoTable(log, colors, names);
+  return t ? [{ id: "expo-card", class: "expo-card", title: "World Expo results", node: t }] : [];
+}
+
+/** games.js `scoring`: the score sheet's wording. */
+export const scoring = {
+  labels: {
+    placement_penalties: "Placement penalties", loans: "Loans", tile_effects: "Tile effects (during play)",
+    expo_employment: "World Expo: employment", expo_unemployment: "World Expo: unemployment",
+    expo_public_service: "World Expo: public service", end_game_tile_effects: "End-game tile effects",
+    energy_cubes: "Energy cubes", money: "Money", culture: "Culture", progress: "Progress",
+  },
+  total: "Total prestige",
+  winner: (name) => `${name} wins and hosts the World Expo.`,
+};
+
+/** A small table of the World Expo results from the expo log entries, or null if none. */
+export function expoTable(entries, colors, names) {
+  const expos = (entries || []).filter(e => (e.kind || "").endsWith(".expo") && e.data);
+  if (!expos.length) return null;
+  const byEra = new Map();
+  for (const e of expos) {
+    const era = e.data.era;
+    if (!byEra.has(era)) byEra.set(era, []);
+    byEra.get(era).push(e);
+  }
+  const body = [];
+  for (const [era, list] of byEra) {
+    body.push(h("tr", null, h("td", { class: "era", colspan: 5 }, `World Expo, era ${ROMAN[era] || era}`)));
+    for (const e of list.sort((a, b) => a.player - b.player)) {
+      const d = e.data;
+      const tot = (d.employment_prestige || 0) + (d.unemployment_prestige || 0) + (d.public_service_prestige || 0);
+      body.push(h("tr", { title: e.text },
+        h("td", null, swatch(colors[e.player]), " ", names[e.player] ?? `Seat ${e.player}`),
+        h("td", null, signed(d.employment_prestige)),
+        h("td", null, signed(d.unemployment_prestige)),
+        h("td", null, `${signed(d.public_service_prestige)}`),
+        h("td", null, h("b", null, signed(tot)), d.progress ? h("span", { class: "hint" }, ` (${signed(d.progress)} prog.)`) : null)));
+    }
+  }
+  return h("table", null,
+    h("thead", null, h("tr", null, h("th", null, "player"), h("th", { title: "employment" }, "empl."),
+      h("th", { title: "unemployment" }, "unempl."), h("th", { title: "public service rank" }, "pub. s."), h("th", null, "prestige"))),
+    h("tbody", null, body));
+}
+
+function signed(v) { return v > 0 ? `+${v}` : `${v ?? 0}`; }
