@@ -252,6 +252,8 @@ class Components:
         if counts != {1: 23, 2: 23, 3: 20} or len(self.guilds) != 7 or len(self.wonders) != 12:
             raise ValueError(f"7 Wonders Duel data: expected 23/23/20 cards, 7 guilds, 12 wonders, got {counts}, "
                              f"{len(self.guilds)} guilds, {len(self.wonders)} wonders")
+        if not self.rules["unlimited_bank"]:
+            raise ValueError("board.yaml rules.unlimited_bank: a limited bank (31 coins) is not implemented")
         for a, s in self.structures.items():
             if len(s.rows) != 20:
                 raise ValueError(f"board.yaml: the Age {a} structure must have 20 slots")

@@ -43,7 +43,8 @@ class SevenWondersDuel(Game):
         ``draft`` (12, a wonder), ``construct`` (n, a card), ``discard`` (n), ``wonder`` (12 * n:
         ``wonder * n + card``, the card is tucked under the wonder), ``progress`` (10, a token),
         ``destroy`` (n, an opponent's card: Statue of Zeus / Circus Maximus), ``mausoleum`` (n, a
-        card of the discard pile), ``start`` (2, the seat that starts the next age).
+        card of the discard pile), ``start`` (2, the seat that starts the next age),
+        ``decline_token`` (1, only if the data rule ``progress_token_must_be_taken`` is false).
 
     Attributes beyond ``Game``:
         components: compiled component data (shared). off: action-kind offsets.
@@ -110,6 +111,7 @@ def _action_space(c: Components) -> ActionSpace:
         ("destroy", n, lambda x: f"put the opponent's {cards[x].name} into the discard pile"),
         ("mausoleum", n, lambda x: f"build {cards[x].name} from the discard pile"),
         ("start", 2, lambda p: f"{SEAT_NAMES[p]} starts the next age"),
+        ("decline_token", 1, lambda _: "take no progress token"),
     ]
     space = ActionSpace(kinds)
     _SPACE_CACHE[id(c)] = space

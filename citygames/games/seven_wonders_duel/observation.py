@@ -12,9 +12,11 @@ Shape (``observation(state, seat)``)::
      "decision": str, "current_player": int | None, "first_player": int, "age": 0..3,
      "structure": [{"slot", "row", "col", "card": int | None, "face_up": bool, "guild_back": bool,
                     "taken": bool, "accessible": bool}] * 20 (empty list during the draft),
-     "draft": [wonder ids revealed and not yet taken],
+     "draft": [wonder ids revealed and not yet taken], "draft_round": 1 | 2 | None, "draft_pick": 0..3 | None
+     (picks made in this round), "extra_turn": bool (the player to move plays again after this turn),
      "players": [{"seat", "name", "coins", "cards": [card ids in build order], "colors": {colour: n},
-                  "wonders": [{"wonder", "built": bool, "removed": bool}], "tokens": [token ids],
+                  "wonders": [{"wonder", "built": bool, "removed": bool, "card": the tucked card | None}],
+                  "tokens": [token ids],
                   "production": {resource: n}, "one_of": [[resource, ...]], "fixed_price": [resource],
                   "trade_prices": {resource: coins}, "chains": [symbol], "science": [symbol],
                   "discard_value": int, "vp": {category: vp}, "score": int}] * 2,
@@ -23,8 +25,8 @@ Shape (``observation(state, seat)``)::
      "progress_board": [token ids], "library_draw": [token ids] (the builder only, else []),
      "discard": [card ids], "wonders_built": int, "destroy_color": colour | None,
      "prices": {"card id": {"construct": coins, "chain": bool, "discard": coins,
-                          "wonders": {"wonder id": coins}}} for the accessible cards, priced for the
-               player to move (or ``seat`` when it is not their turn),
+                          "wonders": {"wonder id": coins}}} for the accessible cards, priced for ``seat``
+               (a spectator: for the player to move),
      "result": None | {"winner": seat | None, "victory": "civilian" | "military" | "science" | "shared",
                        "scores": [vp, vp]}}
 """
@@ -32,7 +34,7 @@ Shape (``observation(state, seat)``)::
 from __future__ import annotations
 
 from .components import COLORS, RESOURCES, SYMBOLS
-from .state import NC, NR, NS, PH_END, PH_LIBRARY, PH_PLAY, PHASE_KEYS, DECISIONS, VICTORY_NAMES
+from .state import DECISIONS, NC, NR, NS, PH_DRAFT, PH_END, PH_LIBRARY, PHASE_KEYS, VICTORY_NAMES
 
 
 def observation(s, seat: int | None) -> dict:
@@ -58,7 +60,8 @@ def observation(s, seat: int | None) -> dict:
         players.append({
             "seat": p, "name": g.seat_name(p), "coins": s.coins[p], "cards": s.city[p][:],
             "colors": {COLORS[k]: s.ccount[p * NC + k] for k in range(NC)},
-            "wonders": [{"wonder": w, "built": s.wcard[w] >= 0, "removed": s.wcard[w] == -2} for w in s.wonders[p]],
+            "wonders": [{"wonder": w, "built": s.wcard[w] >= 0, "removed": s.wcard[w] == -2,
+                         "card": s.wcard[w] if s.wcard[w] >= 0 else None} for w in s.wonders[p]],
             "tokens": [t for t in range(len(c.tokens)) if s.toks[p] >> t & 1],
             "production": {RESOURCES[r]: s.prod[p * NR + r] for r in range(NR)},
             "one_of": [[RESOURCES[r] for r in f] for f in s.oneof[p]],
@@ -71,10 +74,7 @@ def observation(s, seat: int | None) -> dict:
         })
         players[-1]["score"] = sum(players[-1]["vp"].values())
     prices = {}
-    if s.phase == PH_PLAY:
-        who = s.player
-    else:
-        who = seat if seat is not None else s.player
+    who = seat if seat is not None else s.player
     if s.age and who in (0, 1):
         wonders = [w for w in s.wonders[who] if s.wcard[w] == -1]
         wp = {str(w): s.wonder_price(who, w) for w in wonders}
@@ -88,7 +88,10 @@ def observation(s, seat: int | None) -> dict:
     return {
         "game": g.info.id, "seat": seat, "phase": PHASE_KEYS[s.phase], "decision": DECISIONS[s.phase],
         "current_player": None if s.phase == PH_END else s.player, "first_player": s.first, "age": s.age,
-        "structure": structure, "draft": s.dpool[:], "players": players,
+        "structure": structure, "draft": s.dpool[:],
+        "draft_round": (s.nrevealed + 3) // 4 if s.phase == PH_DRAFT else None,
+        "draft_pick": s.dpick if s.phase == PH_DRAFT else None,
+        "extra_turn": bool(s.extra), "players": players,
         "conflict": {"pawn": s.pawn, "tokens": [s.mtok[0:2], s.mtok[2:4]]},
         "progress_board": s.board[:],
         "library_draw": sorted(s.ldraw) if s.phase == PH_LIBRARY and seat == s.player else [],

@@ -128,7 +128,8 @@ def describe_action(s, a) -> str:
     if k == "progress":
         return f"take {c.tokens[a.arg].name} ({token_effect_text(a.arg)})"
     if k == "draft":
-        return f"take {c.wonders[a.arg].name} ({wonder_effect_text(a.arg)})"
+        w = c.wonders[a.arg]
+        return f"take {w.name} (cost {cost_text(0, w.cost)}; {wonder_effect_text(a.arg)})"
     return a.text
 
 
@@ -235,11 +236,23 @@ def _construct(e) -> str:
     return f"{_who(e)} constructs {_card(d['card'])} for {_coins(d['price'])}{trade}."
 
 
+def _pawn_place(v: int) -> str:
+    """Where the conflict pawn stands, in words (``+`` is toward the second seat's capital)."""
+    if v == 0:
+        return "the centre"
+    side = SEAT_NAMES[1] if v > 0 else SEAT_NAMES[0]
+    if abs(v) >= _c().capital:
+        return f"{side}'s capital"
+    return f"{abs(v)} space{'s' if abs(v) != 1 else ''} toward {side}'s capital"
+
+
 def _military(e) -> str:
     d = e.data
-    loot = "".join(f" The opponent loses {_coins(k)} to a military token." for k in d["looted"])
-    return f"{_who(e)} gains {d['shields']} shield{'s' if d['shields'] > 1 else ''}: the conflict pawn moves " \
-           f"from {d['before']:+d} to {d['pawn']:+d}.{loot}"
+    opp = SEAT_NAMES[1 - e.player] if e.player in (0, 1) else "The opponent"
+    loot = "".join(f" {opp} loses {_coins(k)} to a military token." if k else
+                   f" A military token is discarded ({opp} has no coins to lose)." for k in d["looted"])
+    return (f"{_who(e)} gains {d['shields']} shield{'s' if d['shields'] > 1 else ''}: the conflict pawn moves "
+            f"from {_pawn_place(d['before'])} to {_pawn_place(d['pawn'])}.{loot}")
 
 
 def _game_end(e) -> str:
@@ -258,8 +271,10 @@ _SENTENCES = {
     "age": lambda e: f"Age {ROMAN[e.data['age']]} begins.",
     "construct": _construct,
     "discard": lambda e: f"{_who(e)} discards {_card(e.data['card'])} for {_coins(e.data['coins'])}.",
-    "wonder": lambda e: f"{_who(e)} builds {_wonder(e.data['wonder'])} for {_coins(e.data['price'])}.",
-    "wonder_removed": lambda e: f"Seven wonders are built: {_who(e)}'s {_wonder(e.data['wonder'])} leaves the game.",
+    "wonder": lambda e: f"{_who(e)} builds {_wonder(e.data['wonder'])} for {_coins(e.data['price'])}"
+                        + (f", tucking {_card(e.data['card'])} under it." if "card" in e.data else "."),
+    "wonder_removed": lambda e: f"Seven wonders are built: {_wonder(e.data['wonder'])} ({_who(e)}'s, unbuilt) "
+                                 "leaves the game.",
     "reveal": lambda e: f"{_card(e.data['card'])} is turned face up.",
     "coins": lambda e: f"{_who(e)} gains {_coins(e.data['coins'])}"
                        + (f" from {_card(e.data['card'])}." if "card" in e.data else
@@ -275,6 +290,7 @@ _SENTENCES = {
                          "into the discard pile.",
     "mausoleum": lambda e: f"{_who(e)} takes {_card(e.data['card'])} from the discard pile (Mausoleum).",
     "no_target": lambda e: f"{_wonder(e.data['wonder'])} has nothing to take.",
+    "decline_token": lambda e: f"{_who(e)} takes no progress token.",
     "extra_turn": lambda e: f"{_who(e)} plays again.",
     "extra_turn_lost": lambda e: f"The age is over: {_who(e)}'s extra turn is lost.",
     "starter": lambda e: f"{_who(e)} chooses: {SEAT_NAMES[e.data['starter']]} starts Age {ROMAN[e.data['age']]}.",

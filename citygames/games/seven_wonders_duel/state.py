@@ -211,7 +211,10 @@ class DuelState(State):
             self.phase = PH_PLAY
             self._event("mausoleum", self.player, card=arg)
             self.discard.remove(arg)
-            self._gain_card(self.player, arg, chained=False, mausoleum=True)
+            self._gain_card(self.player, arg, chained=self.chained(self.player, arg), mausoleum=True)
+        elif kind == "decline_token":
+            self.phase = PH_PLAY
+            self._event("decline_token", self.player)
         elif kind == "draft":
             self._draft(arg)
             return
@@ -235,23 +238,32 @@ class DuelState(State):
         ph = self.phase
         p = self.player
         if ph == PH_PLAY:
-            cards = self.c.cards
-            ncards = len(cards)
+            c = self.c
+            ncards = len(c.cards)
             coins = self.coins[p]
-            wonder_ok = []
-            if self.nbuilt < self.c.setup["max_wonders_built"]:
-                wonder_ok = [w for w in self.wonders[p] if self.wcard[w] == -1 and self.wonder_price(p, w) <= coins]
-            out = []
             oc, od, ow = off["construct"], off["discard"], off["wonder"]
-            for x in self.accessible_cards():
-                if self.card_price(p, x) <= coins:
-                    out.append(table[oc + x])
-                out.append(table[od + x])
-                for w in wonder_ok:
-                    out.append(table[ow + w * ncards + x])
+            wonder_ok = ()   # action-id bases (wonder * n) of the wonders seat p can afford
+            if self.nbuilt < c.setup["max_wonders_built"]:
+                wcard = self.wcard
+                wonder_ok = [ow + w * ncards for w in self.wonders[p]
+                             if wcard[w] == -1 and self.wonder_price(p, w) <= coins]
+            out = []
+            append = out.append
+            slot = self.slot
+            card_price = self.card_price
+            for s in self.accessible_slots():
+                x = slot[s]
+                if card_price(p, x) <= coins:
+                    append(table[oc + x])
+                append(table[od + x])
+                for base in wonder_ok:
+                    append(table[base + x])
             return out
         if ph == PH_TOKEN:
-            return [table[off["progress"] + t] for t in self.board]
+            out = [table[off["progress"] + t] for t in self.board]
+            if not self.c.rules["progress_token_must_be_taken"]:   # §11.2 (HU: "may")
+                out.append(table[off["decline_token"]])
+            return out
         if ph == PH_LIBRARY:
             return [table[off["progress"] + t] for t in sorted(self.ldraw)]
         if ph == PH_DESTROY:
@@ -268,9 +280,9 @@ class DuelState(State):
 
     def _why_illegal(self, a) -> str:
         ph = self.phase
-        expected = {PH_DRAFT: ("draft",), PH_PLAY: ("construct", "discard", "wonder"), PH_TOKEN: ("progress",),
-                    PH_LIBRARY: ("progress",), PH_DESTROY: ("destroy",), PH_MAUSOLEUM: ("mausoleum",),
-                    PH_START: ("start",)}[ph]
+        expected = {PH_DRAFT: ("draft",), PH_PLAY: ("construct", "discard", "wonder"),
+                    PH_TOKEN: ("progress", "decline_token"), PH_LIBRARY: ("progress",), PH_DESTROY: ("destroy",),
+                    PH_MAUSOLEUM: ("mausoleum",), PH_START: ("start",)}[ph]
         who = self.game.seat_name(self.player)
         if a.kind not in expected:
             return f"{PHASE_NAMES[ph]}: now {who} must {DECISIONS[ph]}"
@@ -289,12 +301,14 @@ class DuelState(State):
             w = a.arg // n
             if w not in self.wonders[self.player]:
                 return f"build a wonder: {c.wonders[w].name} is not one of {who}'s wonders"
-            if self.wcard[w] != -1:
-                return f"build a wonder: {c.wonders[w].name} is already built or out of the game"
+            if self.wcard[w] >= 0:
+                return f"build a wonder: {c.wonders[w].name} is already built"
             if self.nbuilt >= c.setup["max_wonders_built"]:
-                return "build a wonder (P8): only seven wonders can be built"
+                return f"build a wonder (P8): only seven wonders can be built, {c.wonders[w].name} is out of the game"
             return (f"build a wonder (P2): {c.wonders[w].name} costs {self.wonder_price(self.player, w)} coins "
                     f"for {who}, who has {self.coins[self.player]}")
+        if a.kind == "decline_token":
+            return "science pair (§11.2, data rule progress_token_must_be_taken): a progress token must be taken"
         if a.kind == "progress":
             if ph == PH_LIBRARY:
                 return f"Great Library (P11): {c.tokens[a.arg].name} is not among the 3 tokens drawn"
@@ -317,8 +331,15 @@ class DuelState(State):
         if self.age == 0:
             return []
         slot, up = self.slot, self.up
-        cov = self.c.structures[self.age].covered_by
-        return [s for s in range(20) if slot[s] >= 0 and up[s] and all(slot[t] < 0 for t in cov[s])]
+        out = []
+        for s, cov in enumerate(self.c.structures[self.age].covered_by):
+            if slot[s] >= 0 and up[s]:
+                for t in cov:
+                    if slot[t] >= 0:
+                        break
+                else:
+                    out.append(s)
+        return out
 
     def accessible_cards(self) -> list[int]:
         """Card indices that can be taken now (accessible cards are always face up, §5)."""
@@ -334,11 +355,14 @@ class DuelState(State):
     def _reveal(self) -> None:
         """Turn face up every face-down card nothing covers any more (P23)."""
         slot, up = self.slot, self.up
-        cov = self.c.structures[self.age].covered_by
-        for s in range(20):
-            if slot[s] >= 0 and not up[s] and all(slot[t] < 0 for t in cov[s]):
-                up[s] = True
-                self._event("reveal", None, slot=s, card=slot[s])
+        for s, cov in enumerate(self.c.structures[self.age].covered_by):
+            if not up[s] and slot[s] >= 0:
+                for t in cov:
+                    if slot[t] >= 0:
+                        break
+                else:
+                    up[s] = True
+                    self._event("reveal", None, slot=s, card=slot[s])
 
     # ------------------------------------------------------------------------------------------
     # prices (§6.5, P2-P5, P20)
@@ -350,6 +374,9 @@ class DuelState(State):
             return 1
         return self.c.setup["trade_base"] + self.prod[(1 - p) * NR + r]
 
+    #: cost vector -> its ``(resource, amount)`` pairs with amount > 0 (filled lazily; there are few distinct costs)
+    _NEEDED: dict = {}
+
     def trade_cost(self, p: int, cost: tuple, reduce: int = 0) -> int:
         """Cheapest coins seat ``p`` pays for trading to cover resource vector ``cost`` (5 ints).
 
@@ -357,18 +384,43 @@ class DuelState(State):
         Piraeus, P20) take the most expensive units of their family (raw / manufactured), then
         ``reduce`` free units (Masonry, Architecture, P5) the most expensive remaining ones. The two
         families are disjoint, so this is the optimum (P5's method)."""
+        # this is the engine's hottest function: unit_price is inlined, only needed resources are visited
+        try:
+            needed = self._NEEDED[cost]
+        except (KeyError, TypeError):   # first time for this cost, or a list
+            needed = tuple((r, k) for r, k in enumerate(cost) if k > 0)
+            if type(cost) is tuple:
+                self._NEEDED[cost] = needed
         prod = self.prod
+        fixed = self.fixed
         b = p * NR
-        raw, man = [], []
-        for r in range(NR):
-            k = cost[r] - prod[b + r]
+        o = NR - b          # the opponent's offset
+        base = self.c.setup["trade_base"]
+        oneof = self.oneof[p]
+        if not oneof and not reduce:    # every missing unit is bought: no need to sort them
+            total = 0
+            for r, k in needed:
+                k -= prod[b + r]
+                if k > 0:
+                    total += k if fixed[b + r] else k * (base + prod[o + r])
+            return total
+        raw = []
+        man = []
+        for r, k in needed:
+            k -= prod[b + r]
             if k > 0:
-                (raw if r < 3 else man).extend([self.unit_price(p, r)] * k)
+                u = 1 if fixed[b + r] else base + prod[o + r]
+                if r < 3:
+                    raw += [u] * k
+                else:
+                    man += [u] * k
         if not raw and not man:
             return 0
-        oneof = self.oneof[p]
         if oneof:
-            kr = sum(1 for f in oneof if f[0] < 3)
+            kr = 0
+            for f in oneof:
+                if f[0] < 3:
+                    kr += 1
             km = len(oneof) - kr
             if kr and raw:
                 raw.sort(reverse=True)
@@ -494,7 +546,7 @@ class DuelState(State):
         trade = self.wonder_price(p, w)
         self.wcard[w] = card
         self.nbuilt += 1
-        self._event("wonder", p, wonder=w, price=trade)
+        self._event("wonder", p, wonder=w, card=card, price=trade)
         self._pay_trade(p, 0, trade)
         if self.nbuilt == c.setup["max_wonders_built"]:   # P8: the last unbuilt wonder leaves the game
             for q in (0, 1):
@@ -748,6 +800,10 @@ class DuelState(State):
             return [0.5, 0.5]
         return [1.0 if p == self.winner else 0.0 for p in (0, 1)]
 
+    def outcome(self) -> str | None:
+        """The victory type at the end (``VICTORY_NAMES``: civilian, military, science, shared); ``None`` before."""
+        return VICTORY_NAMES[self.victory] if self.phase == PH_END else None
+
     # ------------------------------------------------------------------------------------------
     # copies and serialisation
     # ------------------------------------------------------------------------------------------
@@ -881,7 +937,8 @@ class DuelState(State):
                 for i in gslots:
                     s.slot[i] = gpool.pop()
                 gbox = sorted(gpool)
-            deals[age] = [x for x in deals[age]]  # the deal of the current age is history
+            # the deal of the current age: taken slots are history, present slots hold the redrawn cards
+            deals[age] = [d if x < 0 else x for x, d in zip(s.slot, deals[age])]
         s.deals, s.removed, s.gbox = deals, removed, gbox
         if s.nrevealed < len(s.worder):
             rest = s.worder[s.nrevealed:]
@@ -894,6 +951,17 @@ class DuelState(State):
             s.box = pool[len(s.ldraw):]
         elif s.box:
             rng.shuffle(s.box)
+        lib = next(w for w, wd in enumerate(c.wonders) if wd.library)
+        built_by_other = s.wcard[lib] >= 0 and lib not in s.wonders[seat]
+        for i, e in enumerate(s.log if built_by_other else ()):   # the builder's private draw, redrawn too (P24)
+            if e.kind == "duel.library_draw" and not e.visible(seat):
+                if s.phase == PH_LIBRARY:
+                    drawn = s.ldraw[:]
+                else:   # resolved: the kept token (public) and two of the boxed ones
+                    drawn = [x.data["token"] for x in s.log[i:]
+                             if x.kind == "duel.progress" and x.data["source"] == "library"][:1]
+                    drawn += s.box[:len(e.data["tokens"]) - len(drawn)]
+                s.log[i] = Event(e.kind, e.player, dict(e.data, tokens=sorted(drawn)), e.visible_to)
         s._legal = None
         return s
 
