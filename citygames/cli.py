@@ -343,7 +343,8 @@ def _human_turn(console, game: Game, state: State, player: int, who: dict[int, s
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.pass_context
 def simulate(ctx, game_id, players, n_games, bots, seed, out, workers, save_records, no_progress) -> None:
-    """Simulate many bot games of GAME and print win rates, scores and game lengths.
+    """Simulate many bot games of GAME and print win rates, scores, game lengths and, for games
+    that report it, how the games were won (e.g. the victory types of 7 Wonders Duel).
 
     Extra --name[=value] arguments are game options.
     """

@@ -242,6 +242,12 @@ class State:
         """Per-seat utility: at the end 1.0 for the winner and 0.0 for the others; all 0 before."""
         raise NotImplementedError
 
+    def outcome(self) -> str | None:
+        """How a finished game was decided, as a short name for statistics (e.g. ``"military"``
+        in a game with several kinds of victory); ``None`` before the end or when the game does
+        not distinguish them (this default)."""
+        return None
+
     def scores(self) -> list[int]:
         """Per-seat game score (the game's victory points) as it stands."""
         raise NotImplementedError

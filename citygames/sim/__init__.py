@@ -2,9 +2,9 @@
 
 from .runner import (GameResult, bot_seeds, play_game, record_path, result_of, run_one,
                      simulate)
-from .stats import (GroupStats, SimStats, compute_stats, csv_header, summary_text,
+from .stats import (GroupStats, OutcomeStats, SimStats, compute_stats, csv_header, summary_text,
                     wilson_interval, write_csv)
 
 __all__ = ["GameResult", "bot_seeds", "play_game", "record_path", "result_of", "run_one",
-           "simulate", "GroupStats", "SimStats", "compute_stats", "csv_header", "summary_text",
+           "simulate", "GroupStats", "OutcomeStats", "SimStats", "compute_stats", "csv_header", "summary_text",
            "wilson_interval", "write_csv"]

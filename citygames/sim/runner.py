@@ -31,10 +31,14 @@ class GameResult:
         seed: the state seed (run seed + index).
         bots: bot name per seat.
         scores: game score (victory points) per seat.
-        ranks: place per seat, 1 = winner (the game's tie-breaks applied).
+        ranks: place per seat, 1 = winner (the game's tie-breaks applied; every seat sharing a
+            victory is placed 1).
         returns: ``state.returns()`` per seat.
-        winner: seat of the winner (``ranking()[0]``).
+        winner: seat of the winner (``ranking()[0]``), or -1 when several seats share the best
+            return (a shared victory: nobody counts as the winner).
         actions: number of actions applied in the game.
+        outcome: how the game was decided (``state.outcome()``, e.g. ``"military"``), or ``None``
+            for games that do not say.
     """
 
     index: int
@@ -45,6 +49,7 @@ class GameResult:
     returns: tuple[float, ...]
     winner: int
     actions: int
+    outcome: str | None = None
 
     @property
     def num_players(self) -> int:
@@ -90,18 +95,27 @@ def play_game(game: Game, bots: Sequence, seed: int, on_action: Callable[[State]
 def result_of(state: State, index: int, bots: Sequence[str]) -> GameResult:
     """The ``GameResult`` of a finished ``state`` (game ``index`` of a run, played by ``bots``)."""
     ranking = state.ranking()
+    returns = tuple(float(r) for r in state.returns())
     ranks = [0] * len(ranking)
     for place, seat in enumerate(ranking, start=1):
         ranks[seat] = place
+    winner = ranking[0]
+    best = max(returns)
+    sharing = [seat for seat, r in enumerate(returns) if r == best]
+    if len(sharing) > 1:   # a shared victory
+        winner = -1
+        for seat in sharing:
+            ranks[seat] = 1
     return GameResult(
         index=index,
         seed=state.seed,
         bots=tuple(bots),
         scores=tuple(state.scores()),
         ranks=tuple(ranks),
-        returns=tuple(float(r) for r in state.returns()),
-        winner=ranking[0],
+        returns=returns,
+        winner=winner,
         actions=len(state.history),
+        outcome=state.outcome(),
     )
 
 

@@ -1,4 +1,5 @@
-"""Statistics over simulation results: win rates with Wilson intervals, scores, game lengths."""
+"""Statistics over simulation results: win rates with Wilson intervals, scores, game lengths and
+how the games were decided (``GameResult.outcome``)."""
 
 from __future__ import annotations
 
@@ -49,11 +50,12 @@ class GroupStats:
     Attributes:
         label: ``"seat 0"`` or the bot name.
         games: number of appearances (games x seats occupied).
-        wins: number of those appearances that won.
+        wins: number of those appearances that won (a shared victory is no win).
         win_rate: ``wins / games`` (0.0 when ``games`` is 0).
         win_low, win_high: 95% Wilson score interval of the win rate.
         score_mean, score_sd: mean and sample standard deviation of the score (sd 0 below 2 games).
         rank_mean: mean place (1 = first).
+        draws: number of appearances that shared the victory (``GameResult.winner`` -1).
     """
 
     label: str
@@ -65,6 +67,25 @@ class GroupStats:
     score_mean: float
     score_sd: float
     rank_mean: float
+    draws: int = 0
+
+
+@dataclass(frozen=True)
+class OutcomeStats:
+    """How often one outcome (``GameResult.outcome``, e.g. a victory type) happened.
+
+    Attributes:
+        label: the outcome.
+        games: number of games that ended that way.
+        share: ``games`` / all games.
+        by_bot: ``(bot name, games its seat won that way)`` for every bot name, in
+            ``SimStats.bots`` order (a shared victory is won by nobody).
+    """
+
+    label: str
+    games: int
+    share: float
+    by_bot: tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
@@ -76,6 +97,8 @@ class SimStats:
         seats: one ``GroupStats`` per seat, in seat order.
         bots: one ``GroupStats`` per bot name, in order of first appearance.
         length_mean, length_sd, length_min, length_max: game length in actions.
+        outcomes: one ``OutcomeStats`` per outcome, most frequent first (empty when the game
+            reports none).
     """
 
     games: int
@@ -85,9 +108,10 @@ class SimStats:
     length_sd: float
     length_min: int
     length_max: int
+    outcomes: tuple[OutcomeStats, ...] = ()
 
 
-def _group(label: str, wins: int, scores: list, ranks: list) -> GroupStats:
+def _group(label: str, wins: int, scores: list, ranks: list, draws: int = 0) -> GroupStats:
     n = len(scores)
     lo, hi = wilson_interval(wins, n)
     return GroupStats(
@@ -95,7 +119,13 @@ def _group(label: str, wins: int, scores: list, ranks: list) -> GroupStats:
         score_mean=statistics.fmean(scores) if n else 0.0,
         score_sd=statistics.stdev(scores) if n > 1 else 0.0,
         rank_mean=statistics.fmean(ranks) if n else 0.0,
+        draws=draws,
     )
+
+
+def _shares(r: GameResult, seat: int) -> bool:
+    """Whether ``seat`` shared the victory of game ``r``."""
+    return r.winner < 0 and r.returns[seat] == max(r.returns)
 
 
 def _num_seats(results: list) -> int:
@@ -117,21 +147,37 @@ def compute_stats(results: Sequence[GameResult]) -> SimStats:
     seat_stats = []
     for s in range(n):
         seat_stats.append(_group(f"seat {s}", sum(r.winner == s for r in results),
-                                 [r.scores[s] for r in results], [r.ranks[s] for r in results]))
-    by_bot: dict[str, tuple[list, list, list]] = {}
+                                 [r.scores[s] for r in results], [r.ranks[s] for r in results],
+                                 sum(_shares(r, s) for r in results)))
+    by_bot: dict[str, tuple[list, list, list, list]] = {}
     for r in results:
         for s, name in enumerate(r.bots):
-            wins, scores, ranks = by_bot.setdefault(name, ([], [], []))
+            wins, scores, ranks, draws = by_bot.setdefault(name, ([], [], [], []))
             wins.append(r.winner == s)
             scores.append(r.scores[s])
             ranks.append(r.ranks[s])
-    bot_stats = [_group(name, sum(w), sc, rk) for name, (w, sc, rk) in by_bot.items()]
+            draws.append(_shares(r, s))
+    bot_stats = [_group(name, sum(w), sc, rk, sum(d)) for name, (w, sc, rk, d) in by_bot.items()]
+    counts: dict[str, int] = {}
+    won_by: dict[tuple[str, str], int] = {}
+    for r in results:
+        if r.outcome is None:
+            continue
+        counts[r.outcome] = counts.get(r.outcome, 0) + 1
+        if r.winner >= 0:
+            key = (r.outcome, r.bots[r.winner])
+            won_by[key] = won_by.get(key, 0) + 1
+    outcomes = tuple(
+        OutcomeStats(label=label, games=k, share=k / len(results),
+                     by_bot=tuple((b, won_by.get((label, b), 0)) for b in by_bot))
+        for label, k in sorted(counts.items(), key=lambda item: (-item[1], item[0])))
     lengths = [r.actions for r in results]
     return SimStats(
         games=len(results), seats=tuple(seat_stats), bots=tuple(bot_stats),
         length_mean=statistics.fmean(lengths) if lengths else 0.0,
         length_sd=statistics.stdev(lengths) if len(lengths) > 1 else 0.0,
         length_min=min(lengths) if lengths else 0, length_max=max(lengths) if lengths else 0,
+        outcomes=outcomes,
     )
 
 
@@ -141,20 +187,40 @@ def _table(title: str, first: str, groups: Sequence[GroupStats], bots_by_seat: d
     table.add_column(first)
     if bots_by_seat is not None:
         table.add_column("bot")
-    for col in ("games", "wins", "win rate", "95% CI", "score mean", "score sd", "mean place"):
+    draws = any(g.draws for g in groups)
+    cols = ("games", "wins") + (("shared",) if draws else ()) + ("win rate", "95% CI", "score mean", "score sd",
+                                                                 "mean place")
+    for col in cols:
         table.add_column(col, justify="right")
     for g in groups:
         row = [g.label]
         if bots_by_seat is not None:
             row.append(bots_by_seat.get(g.label, ""))
-        row += [str(g.games), str(g.wins), f"{g.win_rate:.1%}", f"{g.win_low:.1%}-{g.win_high:.1%}",
+        row += [str(g.games), str(g.wins)] + ([str(g.draws)] if draws else [])
+        row += [f"{g.win_rate:.1%}", f"{g.win_low:.1%}-{g.win_high:.1%}",
                 f"{g.score_mean:.2f}", f"{g.score_sd:.2f}", f"{g.rank_mean:.2f}"]
         table.add_row(*row)
     return table
 
 
+def _outcome_table(stats: SimStats):
+    """Outcomes: games and share of each, and (with several bots) how many each bot won that way."""
+    from rich.table import Table
+    table = Table(title="Outcomes", title_justify="left")
+    table.add_column("outcome")
+    table.add_column("games", justify="right")
+    table.add_column("share", justify="right")
+    bots = [b.label for b in stats.bots] if len(stats.bots) > 1 else []
+    for b in bots:
+        table.add_column(f"won by {b}", justify="right")
+    for o in stats.outcomes:
+        table.add_row(o.label, str(o.games), f"{o.share:.1%}", *[str(k) for _, k in o.by_bot if bots])
+    return table
+
+
 def summary_text(results: Sequence[GameResult], title: str = "", width: int = 110) -> str:
-    """A readable plain-text report of ``results``: win rates (95% Wilson), scores and lengths.
+    """A readable plain-text report of ``results``: win rates (95% Wilson), scores, outcomes (when
+    the game reports them) and lengths.
 
     Args:
         results: the games (as returned by ``simulate``).
@@ -178,14 +244,17 @@ def summary_text(results: Sequence[GameResult], title: str = "", width: int = 11
             bots_by_seat[f"seat {s}"] = ",".join(names)
         console.print(_table("By seat", "seat", stats.seats, bots_by_seat))
         console.print(_table("By bot", "bot", stats.bots))
+        if stats.outcomes:
+            console.print(_outcome_table(stats))
         console.print(f"Game length (actions): mean {stats.length_mean:.1f}, sd {stats.length_sd:.1f}, "
                       f"min {stats.length_min}, max {stats.length_max}")
     return "\n".join(line.rstrip() for line in buf.getvalue().splitlines()) + "\n"
 
 
-def csv_header(num_players: int) -> list[str]:
-    """CSV column names: game columns, then ``seat<i>_bot/score/rank/return`` for each seat."""
-    cols = ["game", "seed", "actions", "winner", "winner_bot"]
+def csv_header(num_players: int, outcome: bool = False) -> list[str]:
+    """CSV column names: game columns (with ``outcome`` when asked), then
+    ``seat<i>_bot/score/rank/return`` for each seat."""
+    cols = ["game", "seed", "actions", "winner", "winner_bot"] + (["outcome"] if outcome else [])
     for s in range(num_players):
         cols += [f"seat{s}_bot", f"seat{s}_score", f"seat{s}_rank", f"seat{s}_return"]
     return cols
@@ -193,6 +262,9 @@ def csv_header(num_players: int) -> list[str]:
 
 def write_csv(results: Sequence[GameResult], path: str | Path) -> None:
     """Write one row per game to ``path`` (columns: ``csv_header``); parent folders are created.
+
+    The ``outcome`` column is written when the game reports outcomes. A shared victory has
+    winner -1 and an empty ``winner_bot``.
 
     Raises:
         OSError: if the file cannot be written.
@@ -202,11 +274,14 @@ def write_csv(results: Sequence[GameResult], path: str | Path) -> None:
     n = _num_seats(results)
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
+    outcome = any(r.outcome is not None for r in results)
     with path.open("w", newline="") as fh:
         writer = csv.writer(fh)
-        writer.writerow(csv_header(n))
+        writer.writerow(csv_header(n, outcome))
         for r in results:
-            row = [r.index, r.seed, r.actions, r.winner, r.bots[r.winner]]
+            row = [r.index, r.seed, r.actions, r.winner, r.bots[r.winner] if r.winner >= 0 else ""]
+            if outcome:
+                row.append(r.outcome or "")
             for s in range(n):
                 row += [r.bots[s], r.scores[s], r.ranks[s], r.returns[s]]
             writer.writerow(row)
