@@ -137,8 +137,11 @@ def parse_bots(text: str) -> list[str]:
     return names
 
 
-def _seat_label(seat: int, who: dict[int, str]) -> str:
-    return f"Seat {seat} ({who[seat]})" if seat in who else f"Seat {seat}"
+def _seat_label(seat: int, who: dict[int, str], game: Game | None = None) -> str:
+    """``"Seat 0 (you)"``, or with a game whose seats have names, ``"Seat 0 North (you)"``."""
+    name = game.seat_name(seat) if game is not None else f"Seat {seat}"
+    label = f"Seat {seat}" if name == f"Seat {seat}" else f"Seat {seat} {name}"
+    return f"{label} ({who[seat]})" if seat in who else label
 
 
 def _render(game: Game, state: State, seat: int | None) -> str:
@@ -171,7 +174,7 @@ def _results_table(state: State, who: dict[int, str], title: str = "Final rankin
     table = Table(title=title, title_justify="left")
     table.add_column("", no_wrap=True, min_width=max([5] + [len(str(c)) for c in cats]))
     for place, seat in enumerate(ranking, start=1):
-        table.add_column(Text(f"{place}. {_seat_label(seat, who)}"), justify="right")
+        table.add_column(Text(f"{place}. {_seat_label(seat, who, state.game)}"), justify="right")
     table.add_row(Text("score", style="bold"), *[Text(str(scores[s]), style="bold") for s in ranking])
     for c in cats:
         table.add_row(Text(str(c)), *[Text(str(breakdowns[s].get(c, ""))) for s in ranking])
@@ -181,9 +184,13 @@ def _results_table(state: State, who: dict[int, str], title: str = "Final rankin
 def _print_outcome(console, state: State, who: dict[int, str]) -> None:
     if state.is_terminal():
         console.print(_results_table(state, who))
-        console.print(f"{_seat_label(state.ranking()[0], who)} wins.", markup=False)
+        returns = state.returns()
+        if len(set(returns)) == 1:
+            console.print("Shared victory.", markup=False)
+        else:
+            console.print(f"{_seat_label(state.ranking()[0], who, state.game)} wins.", markup=False)
     else:
-        movers = ", ".join(_seat_label(s, who) for s in state.players_to_move())
+        movers = ", ".join(_seat_label(s, who, state.game) for s in state.players_to_move())
         console.print(f"The game is not over after {len(state.history)} actions; to move: {movers}.",
                       markup=False)
         console.print(_results_table(state, who, title="Scores so far"))
@@ -249,7 +256,7 @@ def play(ctx, game_id, players, humans, bots, seed, save) -> None:
 
     console = _console()
     console.print(f"{game.info.name}: seed {seed}; "
-                  + ", ".join(_seat_label(s, who) for s in range(n)), markup=False)
+                  + ", ".join(_seat_label(s, who, game) for s in range(n)), markup=False)
     state = game.new_initial_state(seed=seed)
     log_pos = {h: 0 for h in humans}
     spectator_pos = 0
@@ -296,7 +303,7 @@ def _human_turn(console, game: Game, state: State, player: int, who: dict[int, s
                 log_pos: dict[int, int]) -> None:
     """Show ``player``'s view, read a valid choice and apply it. ``click.Abort`` on EOF/Ctrl-C."""
     from rich.markup import escape
-    console.rule(f"Seat {player} to move" + (" (you)" if who.get(player) == "you" else ""))
+    console.rule(f"{_seat_label(player, {}, game)} to move" + (" (you)" if who.get(player) == "you" else ""))
     console.print(_render(game, state, player))
     new = state.log_for(player, log_pos[player])
     if new:
@@ -403,7 +410,7 @@ def replay_cmd(record_path, seat) -> None:
             console.print(e.text, markup=False)
     if seat is not None and not state.is_terminal():
         console.print(_render(state.game, state, seat))
-        movers = ", ".join(f"Seat {s}" for s in state.players_to_move())
+        movers = ", ".join(_seat_label(s, {}, state.game) for s in state.players_to_move())
         console.print(f"The game is not over after {len(state.history)} actions; to move: {movers}.",
                       markup=False)
         return
