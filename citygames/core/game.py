@@ -294,3 +294,95 @@ class State:
     def apply_actions(self, actions: Sequence[Action | int]) -> None:
         for a in actions:
             self.apply_action(a)
+
+
+def _copy_plain(v):
+    """A list copied one level deep (lists of lists stay independent); anything else as is."""
+    if isinstance(v, list):
+        return [x[:] if isinstance(x, list) else x for x in v]
+    return v
+
+
+def _rebuild_state(d: dict) -> State:
+    from .registry import load_game
+    return load_game(d["game"], **d["options"]).state_from_dict(d)
+
+
+class FlatState(State):
+    """The shared mechanics of a turn-based engine whose state is flat fields (DESIGN.md "Performance").
+
+    A subclass declares the slots ``game, seed, history, log, player, _legal`` and implements:
+
+    - ``is_terminal()``;
+    - ``_compute_legal() -> list[Action]`` for ``player`` (cached in ``_legal`` until the next action);
+    - ``_why_illegal(action) -> str``: the message naming the rule an illegal action breaks;
+    - ``_apply(action)``: the transition of a legal action;
+    - ``_PLAIN``: the names of the fields that are plain JSON values or lists (of lists) of them;
+      ``to_dict`` / ``from_dict`` copy them, and a subclass adds the other fields by extending
+      ``to_dict`` and overriding ``_restore(d)``.
+
+    Pickling goes through ``to_dict`` and ``game.state_from_dict``.
+    """
+
+    __slots__ = ()
+    _PLAIN: tuple = ()
+
+    def legal_actions(self, player: int | None = None) -> list:
+        if self.is_terminal() or (player is not None and player != self.player):
+            return []
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def apply_action(self, action) -> None:
+        """Apply ``action`` (an ``Action`` or its integer id).
+
+        Raises:
+            IllegalActionError: the action is not legal now; the message names the rule. The
+                state is unchanged.
+        """
+        a = self._as_action(action)
+        if self.is_terminal():
+            raise IllegalActionError("the game is over", a)
+        if a not in self.legal_actions():
+            raise IllegalActionError(self._why_illegal(a), a)
+        self._legal = None
+        self.history.append(a.id)
+        self._apply(a)
+
+    def _compute_legal(self) -> list:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _why_illegal(self, action: Action) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _apply(self, action: Action) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def to_dict(self) -> dict:
+        """``{game, options}``, every ``_PLAIN`` field and the log (contains hidden parts: server side only)."""
+        d = {"game": self.game.info.id, "options": dict(self.game.options)}
+        for k in self._PLAIN:
+            d[k] = _copy_plain(getattr(self, k))
+        d["log"] = [e.to_dict() for e in self.log]
+        return d
+
+    @classmethod
+    def from_dict(cls, game: Game, d: dict) -> "FlatState":
+        """The state ``to_dict`` gave (``game`` must have the same options)."""
+        from .events import Event
+        s = cls.__new__(cls)
+        s.game = game
+        for k in cls._PLAIN:
+            setattr(s, k, _copy_plain(d[k]))
+        s.log = [Event.from_dict(e) for e in d["log"]]
+        s._legal = None
+        s._restore(d)
+        return s
+
+    def _restore(self, d: dict) -> None:
+        """Set the fields ``from_dict`` did not (derived data, non-plain fields); default: none."""
+
+    def __reduce__(self):
+        return (_rebuild_state, (self.to_dict(),))

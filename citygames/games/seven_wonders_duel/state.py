@@ -14,9 +14,8 @@ int in ``-9..9``: positive means it moved toward seat 1's capital (seat 0 is ahe
 
 from __future__ import annotations
 
-from citygames.core.errors import IllegalActionError
 from citygames.core.events import Event
-from citygames.core.game import TERMINAL, State
+from citygames.core.game import TERMINAL, FlatState
 
 from .components import (AGRICULTURE, ARCHITECTURE, BLUE, BROWN, COLORS, ECONOMY, GREEN, GREY, LAW, LAW_TOKEN,
                          MASONRY, MATHEMATICS, PHILOSOPHY, PURPLE, RED, STRATEGY, THEOLOGY, URBANISM, YELLOW,
@@ -45,7 +44,7 @@ CIVILIAN, MILITARY, SCIENCE, SHARED = range(4)
 CATEGORIES = ("military", "blue", "green", "yellow", "purple", "wonders", "progress", "coins")
 
 
-class DuelState(State):
+class DuelState(FlatState):
     """One game of 7 Wonders Duel. Create with ``game.new_initial_state(seed)``.
 
     See ``citygames.core.game.State`` for the contract. Public helpers for user interfaces and
@@ -169,28 +168,9 @@ class DuelState(State):
     def is_terminal(self) -> bool:
         return self.phase == PH_END
 
-    def legal_actions(self, player: int | None = None) -> list:
-        if self.phase == PH_END or (player is not None and player != self.player):
-            return []
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
-
-    def apply_action(self, action) -> None:
-        """Apply ``action`` (an ``Action`` or its integer id).
-
-        Raises:
-            IllegalActionError: the action is not legal now; the message names the rule. The
-                state is unchanged.
-        """
-        a = self._as_action(action)
-        if self.phase == PH_END:
-            raise IllegalActionError("the game is over", a)
-        if a not in self.legal_actions():
-            raise IllegalActionError(self._why_illegal(a), a)
-        self._legal = None
-        self.history.append(a.id)
+    def _apply(self, a) -> None:
+        """The transition of legal action ``a`` (checked by ``FlatState.apply_action``), then the end
+        of the turn once no choice of the same action is pending (P23)."""
         kind = a.kind
         arg = a.arg
         if kind == "construct":
@@ -863,33 +843,13 @@ class DuelState(State):
 
     def to_dict(self) -> dict:
         """The full state as JSON-ready data (contains the hidden cards: server side only)."""
-        d = {"game": self.game.info.id, "options": dict(self.game.options)}
-        for k in self._PLAIN:
-            v = getattr(self, k)
-            if isinstance(v, list):
-                v = [x[:] if isinstance(x, list) else x for x in v]
-            d[k] = v
+        d = super().to_dict()
         d["oneof"] = [[list(f) for f in o] for o in self.oneof]
-        d["log"] = [e.to_dict() for e in self.log]
         return d
 
-    @classmethod
-    def from_dict(cls, game, d: dict) -> "DuelState":
-        s = cls.__new__(cls)
-        s.game = game
-        s.c = game.components
-        for k in cls._PLAIN:
-            v = d[k]
-            if isinstance(v, list):
-                v = [x[:] if isinstance(x, list) else x for x in v]
-            setattr(s, k, v)
-        s.oneof = [[tuple(f) for f in o] for o in d["oneof"]]
-        s.log = [Event.from_dict(e) for e in d["log"]]
-        s._legal = None
-        return s
-
-    def __reduce__(self):
-        return (_unpickle, (self.to_dict(),))
+    def _restore(self, d: dict) -> None:
+        self.c = self.game.components
+        self.oneof = [[tuple(f) for f in o] for o in d["oneof"]]
 
     # ------------------------------------------------------------------------------------------
     # information (P24)
@@ -975,12 +935,6 @@ class DuelState(State):
 
     def _event(self, kind: str, player, visible_to=None, **data) -> None:
         self.log.append(Event("duel." + kind, player, data, visible_to))
-
-
-def _unpickle(d):
-    from citygames.core.registry import load_game
-    game = load_game(d["game"], **d["options"])
-    return DuelState.from_dict(game, d)
 
 
 __all__ = ["DuelState", "PH_DRAFT", "PH_PLAY", "PH_TOKEN", "PH_LIBRARY", "PH_DESTROY", "PH_MAUSOLEUM", "PH_START",

@@ -13,9 +13,8 @@ tourists that pay for it) so every step has a short list of legal actions.
 
 from __future__ import annotations
 
-from citygames.core.errors import IllegalActionError
 from citygames.core.events import Event
-from citygames.core.game import TERMINAL, State
+from citygames.core.game import TERMINAL, FlatState
 
 from .components import (APPLY_ORDER, CUBES, CULTURE, EMP, LAKE, LEVEL, MONEY, NT, NTYPES, POP, PRESTIGE, PROG,
                          PS, TRACK_INDEX, TRACK_NAMES, TYPE_NAMES, Components)
@@ -46,7 +45,7 @@ def _sort_gains(gains):
     return sorted(gains, key=lambda g: _ORDER_KEY[g[0]])
 
 
-class CapitalsState(State):
+class CapitalsState(FlatState):
     """One game of The Capitals (3-5 players). Create with ``game.new_initial_state(seed)``.
 
     See ``citygames.core.game.State`` for the contract. Seats are 0..n-1 with the colours of
@@ -178,31 +177,9 @@ class CapitalsState(State):
     def is_terminal(self) -> bool:
         return self.phase == P_END
 
-    def legal_actions(self, player: int | None = None) -> list:
-        if self.phase == P_END:
-            return []
-        if player is not None and player != self.player:
-            return []
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
-
-    def apply_action(self, action) -> None:
-        """Apply ``action`` (an ``Action`` or its integer id).
-
-        Raises:
-            IllegalActionError: the action is not legal now; the message names the rule. The
-                state is unchanged.
-        """
-        a = self._as_action(action)
-        if self.phase == P_END:
-            raise IllegalActionError("the game is over", a)
-        legal = self.legal_actions()
-        if a not in legal:
-            raise IllegalActionError(self._why_illegal(a), a)
-        self._legal = None
-        self.history.append(a.id)
+    def _apply(self, a) -> None:
+        """The transition of legal action ``a`` (checked by ``FlatState.apply_action``), then the
+        automatic steps up to the next decision."""
         kind = a.kind
         if kind == "place":
             self._do_place(a.arg)
@@ -1390,49 +1367,20 @@ class CapitalsState(State):
 
     def to_dict(self) -> dict:
         """The full state as JSON-ready data (contains the deck order: server side only)."""
-        d = {"game": self.game.info.id, "options": dict(self.game.options)}
-        for k in self._PLAIN:
-            v = getattr(self, k)
-            if isinstance(v, list):
-                v = [x[:] if isinstance(x, list) else x for x in v]
-            d[k] = v
+        d = super().to_dict()
         d["city"] = [sorted([s, x] for s, x in city.items()) for city in self.city]
         d["cubes_on"] = [sorted([s, x] for s, x in co.items()) for co in self.cubes_on]
         d["lakes"] = [[x[:] for x in lk] for lk in self.lakes]
-        d["log"] = [e.to_dict() for e in self.log]
         return d
 
-    @classmethod
-    def from_dict(cls, game, d: dict) -> "CapitalsState":
-        s = cls.__new__(cls)
-        s.game = game
-        s.c = game.components
-        s.n = game.num_players
-        for k in cls._PLAIN:
-            v = d[k]
-            if isinstance(v, list):
-                v = [x[:] if isinstance(x, list) else x for x in v]
-            setattr(s, k, v)
-        s.city = [{int(a): int(b) for a, b in city} for city in d["city"]]
-        s.cubes_on = [{int(a): int(b) for a, b in co} for co in d["cubes_on"]]
-        s.lakes = [[x[:] for x in lk] for lk in d["lakes"]]
-        s.log = [Event.from_dict(e) for e in d["log"]]
-        s._legal = None
-        s._loans = 0
-        return s
-
-    def __getstate__(self):
-        return self.to_dict()
-
-    def __setstate__(self, d):
-        from citygames.core.registry import load_game
-        game = load_game(d["game"], **d["options"])
-        other = CapitalsState.from_dict(game, d)
-        for k in CapitalsState.__slots__:
-            setattr(self, k, getattr(other, k))
-
-    def __reduce__(self):
-        return (_unpickle, (self.to_dict(),))
+    def _restore(self, d: dict) -> None:
+        game = self.game
+        self.c = game.components
+        self.n = game.num_players
+        self.city = [{int(a): int(b) for a, b in city} for city in d["city"]]
+        self.cubes_on = [{int(a): int(b) for a, b in co} for co in d["cubes_on"]]
+        self.lakes = [[x[:] for x in lk] for lk in d["lakes"]]
+        self._loans = 0
 
     # ------------------------------------------------------------------------------------------
     # information
@@ -1494,8 +1442,3 @@ def _neg(v):
     """Sort key putting larger values (ints or tuples of ints) first."""
     return tuple(-x for x in v) if isinstance(v, tuple) else -v
 
-
-def _unpickle(d):
-    from citygames.core.registry import load_game
-    game = load_game(d["game"], **d["options"])
-    return CapitalsState.from_dict(game, d)
