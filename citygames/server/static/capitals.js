@@ -15,9 +15,9 @@
 // This module is The Capitals' view for the pages (see games.js for the interface): render,
 // recent, seatColors, prompt, describe, status, panels (the World Expo results), logClass, scoring.
 
-import { h, swatch } from "./app.js";
+import { cap, h, swatch } from "./app.js";
+import { el, fitText as svgFit, txt, wrap as svgWrap } from "./svg.js";
 
-const NS = "http://www.w3.org/2000/svg";
 
 export const PLAYER_COLORS = {
   green: "#2f9e44", red: "#e03131", blue: "#1c7ed6", purple: "#9c36b5", black: "#343a40",
@@ -61,51 +61,9 @@ const TARGET_H = 870;    // logical height the layout aims for (fits 1400x900 wi
 
 // ---- small SVG helpers ---------------------------------------------------------------------
 
-function el(tag, attrs, parent) {
-  const e = document.createElementNS(NS, tag);
-  if (attrs) for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) e.setAttribute(k, v);
-  if (parent) parent.appendChild(e);
-  return e;
-}
-
-function txt(parent, x, y, s, attrs) {
-  const t = el("text", { x, y, ...attrs }, parent);
-  t.textContent = s;
-  return t;
-}
-
-/** Text that never overflows `maxW`: squeezed up to 20% with textLength, else cut with an ellipsis. */
-function fitText(parent, x, y, s, maxW, size, attrs, charW = 0.47) {
-  let str = String(s);
-  let est = str.length * size * charW;
-  if (est > maxW * 1.22) {
-    const keep = Math.max(1, Math.floor((maxW * 1.2) / (size * charW)) - 1);
-    str = str.slice(0, keep).trimEnd() + "…";
-    est = str.length * size * charW;
-  }
-  const a = { "font-size": size, ...attrs };
-  if (est > maxW) { a.textLength = maxW.toFixed(1); a.lengthAdjust = "spacingAndGlyphs"; }
-  return txt(parent, x, y, str, a);
-}
-
-/** Greedy word wrap by estimated width; at most `maxLines` lines (the last may be squeezed). */
-function wrap(s, maxW, size, maxLines, charW = 0.47) {
-  const words = String(s).split(/\s+/).filter(Boolean);
-  const lines = [];
-  let cur = "";
-  for (const w of words) {
-    const cand = cur ? cur + " " + w : w;
-    if (!cur || cand.length * size * charW <= maxW) cur = cand;
-    else { lines.push(cur); cur = w; }
-  }
-  if (cur) lines.push(cur);
-  if (lines.length > maxLines) {
-    const head = lines.slice(0, maxLines - 1);
-    head.push(lines.slice(maxLines - 1).join(" "));
-    return head;
-  }
-  return lines;
-}
+// capitals.js lays text out a little tighter than the shared defaults
+const fitText = (parent, x, y, s, maxW, size, attrs, charW = 0.47) => svgFit(parent, x, y, s, maxW, size, attrs, charW, 1.22);
+const wrap = (s, maxW, size, maxLines) => svgWrap(s, maxW, size, maxLines, 0.47, false);
 
 function abbrev(name) {
   const words = name.replace(/[^A-Za-z0-9 &]/g, "").split(/\s+/).filter(w => w && w !== "&" && w !== "of" && w !== "The");
@@ -117,7 +75,6 @@ function esc(s) {
   return String(s).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
 }
 
-function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 
 // ---- tooltip --------------------------------------------------------------------------------
 

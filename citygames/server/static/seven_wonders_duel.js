@@ -22,7 +22,9 @@
 // Clickable elements carry class "legal", data-action and data-kind (games.js convention); the
 // structure's accessible cards, which only open the menu, carry class "pick" and data-card.
 
-const NS = "http://www.w3.org/2000/svg";
+import { cap } from "./app.js";
+import { el, fitText, txt, wrap } from "./svg.js";
+
 
 const W = 1040;             // logical width of the board
 const H = 844;              // logical height (fits the 1400x900 table page beside the side panel)
@@ -71,52 +73,6 @@ const VP_FILL = "#5c8a16";
 
 // ---- small SVG helpers ---------------------------------------------------------------------
 
-function el(tag, attrs, parent) {
-  const e = document.createElementNS(NS, tag);
-  if (attrs) for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined && v !== false) e.setAttribute(k, v);
-  if (parent) parent.appendChild(e);
-  return e;
-}
-
-function txt(parent, x, y, s, attrs) {
-  const t = el("text", { x, y, ...attrs }, parent);
-  t.textContent = s;
-  return t;
-}
-
-/** Text that never overflows `maxW`: squeezed with textLength, cut with an ellipsis beyond 25%. */
-function fitText(parent, x, y, s, maxW, size, attrs = {}, charW = 0.5) {
-  let str = String(s);
-  let est = str.length * size * charW;
-  if (est > maxW * 1.3) {
-    const keep = Math.max(1, Math.floor((maxW * 1.28) / (size * charW)) - 1);
-    str = str.slice(0, keep).trimEnd() + "…";
-    est = str.length * size * charW;
-  }
-  const a = { "font-size": size, ...attrs };
-  if (est > maxW) { a.textLength = maxW.toFixed(1); a.lengthAdjust = "spacingAndGlyphs"; }
-  return txt(parent, x, y, str, a);
-}
-
-/** Greedy word wrap by estimated width; at most `maxLines` lines (the last one ellipsised). */
-function wrap(s, maxW, size, maxLines, charW = 0.5) {
-  const words = String(s).split(/\s+/).filter(Boolean);
-  const lines = [];
-  let cur = "";
-  for (const w of words) {
-    const cand = cur ? cur + " " + w : w;
-    if (!cur || cand.length * size * charW <= maxW) cur = cand;
-    else { lines.push(cur); cur = w; }
-  }
-  if (cur) lines.push(cur);
-  if (lines.length > maxLines) {
-    const head = lines.slice(0, maxLines);
-    head[maxLines - 1] = head[maxLines - 1].replace(/\s*\S*$/, "") + " …";
-    return head;
-  }
-  return lines;
-}
-
 function title(node, s) {
   const t = el("title", null);
   t.textContent = s;
@@ -124,7 +80,6 @@ function title(node, s) {
   return node;
 }
 
-function cap(s) { return s ? s[0].toUpperCase() + s.slice(1) : s; }
 function words(s) { return String(s || "").replace(/_/g, " "); }
 function plural(n, s) { return `${n} ${s}${n === 1 ? "" : "s"}`; }
 
