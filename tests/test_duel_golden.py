@@ -13,56 +13,21 @@ Any rule or log-sentence change shows up here as a diff. When one is made on pur
 the files with ``CITYGAMES_REGEN_GOLDEN=1 pytest tests/test_duel_golden.py`` and review the diff.
 """
 
-import os
-from pathlib import Path
-
-import citygames
-from citygames.core import Rng
-
-GOLDEN = Path(__file__).parent / "golden"
-
-
-def playthrough(seed: int, **options) -> str:
-    game = citygames.load_game("seven_wonders_duel", **options)
-    state = game.new_initial_state(seed=seed)
-    rng = Rng(seed)
-    lines = [e.text for e in state.log]
-    shown = len(state.log)
-    while not state.is_terminal():
-        legal = state.legal_actions()
-        action = legal[rng.randbelow(len(legal))]
-        lines.append(f"> {state.action_to_string(action)}")
-        state.apply_action(action)
-        lines.extend(e.text for e in state.log[shown:])
-        shown = len(state.log)
-    lines.append(f"scores {state.scores()} ranking {state.ranking()} returns {state.returns()}")
-    for p in range(2):
-        lines.append(f"seat {p}: {state.score_breakdown(p)}")
-    return "\n".join(lines) + "\n"
-
-
-def check(name: str, seed: int, **options) -> str:
-    text = playthrough(seed, **options)
-    path = GOLDEN / name
-    if os.environ.get("CITYGAMES_REGEN_GOLDEN"):
-        path.write_text(text)
-    expected = path.read_text()
-    assert text.splitlines() == expected.splitlines()
-    return text
+from golden_helpers import check, playthrough
 
 
 def test_golden_seed7():
-    text = check("seven_wonders_duel_seed7.txt", 7)
+    text = check("seven_wonders_duel_seed7.txt", "seven_wonders_duel", 7)
     assert "wins by civilian victory" in text
     assert "Age III begins." in text and "leaves the game" in text and "(Mausoleum)" in text
 
 
 def test_golden_seed24():
-    text = check("seven_wonders_duel_seed24.txt", 24)
+    text = check("seven_wonders_duel_seed24.txt", "seven_wonders_duel", 24)
     for event in ("progress token", "(Great Library)", "into the discard pile", "(Economy)", "(Mausoleum)",
                   "to a military token", "wins by civilian"):
         assert event in text
 
 
 def test_same_seed_same_log():
-    assert playthrough(11) == playthrough(11)
+    assert playthrough("seven_wonders_duel", 11) == playthrough("seven_wonders_duel", 11)
