@@ -922,6 +922,16 @@ def test_mausoleum_gains_the_chain_symbol_and_strategy_shield():
     assert s.chained(0, card("Fortifications")) and s.card_price(0, card("Fortifications")) == 0
 
 
+def test_strategy_on_mausoleum_follows_the_data_file(monkeypatch):
+    """§0 / P15 [I-H]: the inferred ruling is correctable in the data file - with strategy_on_mausoleum false the
+    rebuilt Palisade gives only its printed shield."""
+    monkeypatch.setitem(C.rules, "strategy_on_mausoleum", False)
+    s = _mausoleum_state(["Palisade"], age=3)
+    s.toks[0] |= 1 << STRATEGY
+    build_wonder(s, "The Mausoleum", s.c.cards[s.accessible_cards()[0]].name)
+    s.apply_action(act(s, "mausoleum", card("Palisade")))
+    assert s.pawn == 1
+
 def test_mausoleum_science_pair_gives_a_token():
     """P10: "a science pair gives a progress token": rebuilding the Scriptorium next to an own Library."""
     s = _mausoleum_state(["Scriptorium"])
@@ -1710,8 +1720,21 @@ def test_progress_token_must_be_taken_by_default():
     give(s, 0, "Scriptorium")
     construct(s, "Library")
     assert {a.kind for a in s.legal_actions()} == {"progress"}
-    if "decline_token" in s.game.action_space.offsets:
-        _illegal(s, act(s, "decline_token", 0), "§11.2")
+    _illegal(s, act(s, "decline_token", 0), "§11.2")
+
+
+def test_progress_token_may_be_declined_when_the_data_file_says_so(monkeypatch):
+    """§11.2 (HU: the player "may" choose a token): with progress_token_must_be_taken false the pair offers the
+    board tokens and a decline; declining takes nothing and the turn passes."""
+    monkeypatch.setitem(C.rules, "progress_token_must_be_taken", False)
+    s = setup(age=2, coins=(10, 7))
+    give(s, 0, "Scriptorium")
+    board = s.board[:]
+    construct(s, "Library")
+    assert {a.kind for a in s.legal_actions()} == {"progress", "decline_token"}
+    s.apply_action(act(s, "decline_token", 0))
+    assert s.toks[0] == 0 and s.board == board
+    assert s.phase == PH_PLAY and s.player == 1
 
 
 def test_pair_with_the_last_card_of_an_age_then_the_next_age():

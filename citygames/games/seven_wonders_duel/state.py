@@ -686,8 +686,9 @@ class DuelState(FlatState):
 
     def _finish_civilian(self) -> None:
         """End of Age III (§6.7): most VP; tie: most blue VP; still tied: a shared victory (P22)."""
-        s = self.scores()
-        blue = [self.score_breakdown(p)["blue"] for p in (0, 1)]
+        bd = [self.score_breakdown(p) for p in (0, 1)]
+        s = [sum(b.values()) for b in bd]
+        blue = [b["blue"] for b in bd]
         if s[0] != s[1]:
             self._finish(0 if s[0] > s[1] else 1, CIVILIAN)
         elif blue[0] != blue[1]:
