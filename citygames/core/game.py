@@ -94,7 +94,7 @@ class GameInfo:
 
 
 class Game:
-    """Immutable rules plus resolved options. Subclasses set ``info`` and ``action_space``.
+    """Immutable rules plus resolved options. Subclasses set ``info``, ``action_space`` and ``PARTS``.
 
     Attributes:
         info: the ``GameInfo``.
@@ -129,18 +129,55 @@ class Game:
         """The ``Action`` with this id; ``ValueError`` if out of range."""
         return self.action_space.decode(action_id)
 
-    def new_initial_state(self, seed: int = 0) -> "State":  # pragma: no cover - abstract
-        raise NotImplementedError
+    #: Where the game's parts live, relative to its package, as ``{part: "module:name"}``; each is
+    #: imported on first use. ``"state"`` (required) is the ``State`` subclass, which provides
+    #: ``new(game, seed)`` and ``from_dict(game, data)``. The optional parts replace the defaults of
+    #: the methods of the same name: ``"evaluate"``, ``"render_text"``, ``"action_json"``,
+    #: ``"components_json"``, ``"describe_rules"``.
+    PARTS: dict[str, str] = {}
 
-    def state_from_dict(self, data: dict) -> "State":  # pragma: no cover - abstract
-        raise NotImplementedError
+    def part(self, name: str):
+        """The game's part ``name`` from ``PARTS`` (imported once), or ``None`` if it has none."""
+        cls = type(self)
+        key = (cls, name)
+        try:
+            return _PARTS_CACHE[key]
+        except KeyError:
+            pass
+        spec = cls.PARTS.get(name)
+        obj = None
+        if spec is not None:
+            import importlib
+            module, _, attr = spec.partition(":")
+            package = cls.__module__.rpartition(".")[0]
+            obj = getattr(importlib.import_module(f"{package}.{module}" if package else module), attr)
+        _PARTS_CACHE[key] = obj
+        return obj
+
+    def new_initial_state(self, seed: int = 0) -> "State":
+        """A new game, set up from ``seed`` (all chance of the game flows from it), first decision pending."""
+        return self.part("state").new(self, int(seed))
+
+    def state_from_dict(self, data: dict) -> "State":
+        """The state ``state.to_dict()`` gave (server side: it carries the hidden parts)."""
+        return self.part("state").from_dict(self, data)
 
     def evaluate(self, state: "State", player: int) -> float:
-        """Heuristic value of ``state`` for ``player`` (higher is better), used by the greedy bot."""
-        raise NotImplementedError
+        """Heuristic value of ``state`` for ``player`` (higher is better), used by the greedy bot.
+
+        Raises:
+            NotImplementedError: the game has no evaluation.
+        """
+        fn = self.part("evaluate")
+        if fn is None:
+            raise NotImplementedError(f"{self.info.id} has no evaluation")
+        return fn(state, player)
 
     def render_text(self, state: "State", seat: int | None) -> str:
-        """The board as text (rich markup allowed) for ``seat``; default: the observation."""
+        """The board as text (rich markup allowed) for ``seat``; default: the observation as JSON."""
+        fn = self.part("render_text")
+        if fn is not None:
+            return fn(state, seat)
         import json
         return json.dumps(state.observation(seat), indent=1)
 
@@ -154,10 +191,16 @@ class Game:
         Always ``{"id", "kind", "arg", "text"}`` (``text`` is ``state.action_to_string``); games add
         the keys their board needs to place the action where it happens (a tile id, coordinates).
         """
+        fn = self.part("action_json")
+        if fn is not None:
+            return fn(state, action)
         return {"id": action.id, "kind": action.kind, "arg": action.arg, "text": state.action_to_string(action)}
 
     def components_json(self) -> dict:
         """Static component data a user interface needs to draw the game (names, effect texts)."""
+        fn = self.part("components_json")
+        if fn is not None:
+            return fn(self)
         return {"game": self.info.id, "name": self.info.name}
 
     def reveals_hidden(self, events: Sequence) -> bool:
@@ -169,7 +212,13 @@ class Game:
         return any(e.kind in kinds for e in events)
 
     def describe_rules(self, assumptions: bool = False) -> str:
-        """Components and options as text (``citygames rules``); default: the options."""
+        """Components and options as text (``citygames rules``); default: the options.
+
+        ``assumptions``: list every value no source confirms (games with data files).
+        """
+        fn = self.part("describe_rules")
+        if fn is not None:
+            return fn(self, assumptions)
         lines = [f"{self.info.name} ({self.info.id}), {self.info.min_players}-{self.info.max_players} players"]
         lines += [f"  {o.name} = {self.options.get(o.name)} (default {o.default}): {o.doc}" for o in self.info.options]
         return "\n".join(lines)
@@ -179,6 +228,9 @@ class Game:
 
     def __reduce__(self):
         return (_rebuild_game, (self.info.id, self.options))
+
+
+_PARTS_CACHE: dict = {}
 
 
 def _rebuild_game(game_id: str, options: dict) -> Game:
@@ -294,95 +346,3 @@ class State:
     def apply_actions(self, actions: Sequence[Action | int]) -> None:
         for a in actions:
             self.apply_action(a)
-
-
-def _copy_plain(v):
-    """A list copied one level deep (lists of lists stay independent); anything else as is."""
-    if isinstance(v, list):
-        return [x[:] if isinstance(x, list) else x for x in v]
-    return v
-
-
-def _rebuild_state(d: dict) -> State:
-    from .registry import load_game
-    return load_game(d["game"], **d["options"]).state_from_dict(d)
-
-
-class FlatState(State):
-    """The shared mechanics of a turn-based engine whose state is flat fields (DESIGN.md "Performance").
-
-    A subclass declares the slots ``game, seed, history, log, player, _legal`` and implements:
-
-    - ``is_terminal()``;
-    - ``_compute_legal() -> list[Action]`` for ``player`` (cached in ``_legal`` until the next action);
-    - ``_why_illegal(action) -> str``: the message naming the rule an illegal action breaks;
-    - ``_apply(action)``: the transition of a legal action;
-    - ``_PLAIN``: the names of the fields that are plain JSON values or lists (of lists) of them;
-      ``to_dict`` / ``from_dict`` copy them, and a subclass adds the other fields by extending
-      ``to_dict`` and overriding ``_restore(d)``.
-
-    Pickling goes through ``to_dict`` and ``game.state_from_dict``.
-    """
-
-    __slots__ = ()
-    _PLAIN: tuple = ()
-
-    def legal_actions(self, player: int | None = None) -> list:
-        if self.is_terminal() or (player is not None and player != self.player):
-            return []
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal
-
-    def apply_action(self, action) -> None:
-        """Apply ``action`` (an ``Action`` or its integer id).
-
-        Raises:
-            IllegalActionError: the action is not legal now; the message names the rule. The
-                state is unchanged.
-        """
-        a = self._as_action(action)
-        if self.is_terminal():
-            raise IllegalActionError("the game is over", a)
-        if a not in self.legal_actions():
-            raise IllegalActionError(self._why_illegal(a), a)
-        self._legal = None
-        self.history.append(a.id)
-        self._apply(a)
-
-    def _compute_legal(self) -> list:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _why_illegal(self, action: Action) -> str:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def _apply(self, action: Action) -> None:  # pragma: no cover - abstract
-        raise NotImplementedError
-
-    def to_dict(self) -> dict:
-        """``{game, options}``, every ``_PLAIN`` field and the log (contains hidden parts: server side only)."""
-        d = {"game": self.game.info.id, "options": dict(self.game.options)}
-        for k in self._PLAIN:
-            d[k] = _copy_plain(getattr(self, k))
-        d["log"] = [e.to_dict() for e in self.log]
-        return d
-
-    @classmethod
-    def from_dict(cls, game: Game, d: dict) -> "FlatState":
-        """The state ``to_dict`` gave (``game`` must have the same options)."""
-        from .events import Event
-        s = cls.__new__(cls)
-        s.game = game
-        for k in cls._PLAIN:
-            setattr(s, k, _copy_plain(d[k]))
-        s.log = [Event.from_dict(e) for e in d["log"]]
-        s._legal = None
-        s._restore(d)
-        return s
-
-    def _restore(self, d: dict) -> None:
-        """Set the fields ``from_dict`` did not (derived data, non-plain fields); default: none."""
-
-    def __reduce__(self):
-        return (_rebuild_state, (self.to_dict(),))

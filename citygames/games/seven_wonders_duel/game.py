@@ -51,6 +51,9 @@ class SevenWondersDuel(Game):
     """
 
     info = INFO
+    PARTS = {"state": "state:DuelState", "evaluate": "evaluation:evaluate", "render_text": "board_text:render_text",
+             "action_json": "render:action_json", "components_json": "render:components_json",
+             "describe_rules": "render:describe_rules"}
 
     def __init__(self, **options):
         super().__init__(options)
@@ -58,39 +61,8 @@ class SevenWondersDuel(Game):
         self.action_space = _action_space(self.components)
         self.off = self.action_space.offsets
 
-    def new_initial_state(self, seed: int = 0):
-        """A new game: everything dealt from ``seed``; the first wonder pick (or Age I) is pending."""
-        from .state import DuelState
-        s = DuelState.__new__(DuelState)
-        s._setup(self, int(seed))
-        return s
-
-    def state_from_dict(self, data: dict):
-        from .state import DuelState
-        return DuelState.from_dict(self, data)
-
-    def evaluate(self, state, player: int) -> float:
-        from .evaluation import evaluate
-        return evaluate(state, player)
-
-    def render_text(self, state, seat) -> str:
-        from .board_text import render_text
-        return render_text(state, seat)
-
     def seat_name(self, seat: int) -> str:
         return SEAT_NAMES[seat]
-
-    def action_json(self, state, action) -> dict:
-        from .render import action_json
-        return action_json(state, action)
-
-    def components_json(self) -> dict:
-        from .render import components_json
-        return components_json(self)
-
-    def describe_rules(self, assumptions: bool = False) -> str:
-        from .render import describe_rules
-        return describe_rules(self, assumptions)
 
 
 _SPACE_CACHE: dict = {}

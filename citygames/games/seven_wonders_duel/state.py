@@ -15,7 +15,8 @@ int in ``-9..9``: positive means it moved toward seat 1's capital (seat 0 is ahe
 from __future__ import annotations
 
 from citygames.core.events import Event
-from citygames.core.game import TERMINAL, FlatState
+from citygames.core.flat import Derived, FlatState, List, Lists, Shared, TupleLists, Value
+from citygames.core.game import TERMINAL
 
 from .components import (AGRICULTURE, ARCHITECTURE, BLUE, BROWN, COLORS, ECONOMY, GREEN, GREY, LAW, LAW_TOKEN,
                          MASONRY, MATHEMATICS, PHILOSOPHY, PURPLE, RED, STRATEGY, THEOLOGY, URBANISM, YELLOW,
@@ -52,14 +53,52 @@ class DuelState(FlatState):
     ``military_vp(p)``, ``science_symbols(p)``, ``score_breakdown(p)``.
     """
 
-    __slots__ = (
-        "game", "c", "seed", "history", "log", "first", "phase", "player", "age",
-        "worder", "nrevealed", "dpool", "dpick", "wonders", "wcard", "nbuilt",
-        "deals", "removed", "gbox", "slot", "up", "ntaken",
-        "coins", "city", "ccount", "prod", "oneof", "fixed", "chains", "sci", "toks",
-        "board", "box", "ldraw", "pawn", "mtok", "discard", "extra", "last", "winner", "victory",
-        "dcolor", "_legal",
-    )
+    FIELDS = {
+        "c": Derived(lambda game: game.components, "the compiled components (shared, immutable)"),
+        "first": Value("the seat that drafts first and starts Age I"),
+        "phase": Value("the pending decision (PH_*)"),
+        "age": Value("the current age, 1-3 (0 during the draft)"),
+        "worder": Shared("the order in which the 12 wonders are revealed (wonder indices)", List()),
+        "nrevealed": Value("how many wonders of worder have been revealed"),
+        "dpool": List("the revealed wonders still to draft this round"),
+        "dpick": Value("picks made in this draft round (0-4)"),
+        "wonders": Lists("per seat, its wonders (indices)", length=2),
+        "wcard": List("per wonder, the card tucked under it: -1 unbuilt, -2 out of the game"),
+        "nbuilt": Value("wonders built by both seats"),
+        "deals": Shared("per age (index 1-3), the 20 cards dealt into the structure's slots"),
+        "removed": Shared("per age, the cards removed unseen at setup"),
+        "gbox": Shared("the guilds left in the box", List()),
+        "slot": List("the current structure: per slot, the card there or -1 once taken"),
+        "up": List("per slot, whether its card is face up"),
+        "ntaken": Value("cards taken from the current structure"),
+        "coins": List("per seat, coins"),
+        "city": Lists("per seat, the cards built (indices)", length=2),
+        "ccount": List("per seat and colour, cards built: ccount[seat * NC + colour]"),
+        "prod": List("per seat and resource, fixed production: prod[seat * NR + resource]"),
+        "oneof": TupleLists("per seat, the one-of production choices (tuples of resources)", length=2),
+        "fixed": List("per seat and resource, whether the trading price is fixed at 1"),
+        "chains": List("per seat, the chain symbols owned (bit mask)"),
+        "sci": List("per seat and science symbol, count: sci[seat * NS + symbol]"),
+        "toks": List("per seat, the progress tokens owned (bit mask)"),
+        "board": List("the progress tokens on the board"),
+        "box": List("the progress tokens in the box, in drawing order"),
+        "ldraw": List("the 3 tokens drawn by the Great Library, while its choice is pending"),
+        "pawn": Value("the conflict pawn, -9..9: positive toward seat 1's capital"),
+        "mtok": List("military tokens still on the track: seat 0's side (2, 5 coins), then seat 1's"),
+        "discard": List("the discard pile (card indices)"),
+        "extra": Value("whether the seat to move plays again after this turn"),
+        "last": Value("the seat that took the last card"),
+        "winner": Value("the winning seat at the end, -1 for none or a shared victory"),
+        "victory": Value("the victory type at the end (index of VICTORY_NAMES), -1 before"),
+        "dcolor": Value("the colour an opponent's card must have to be destroyed (Zeus, Circus)"),
+    }
+
+    @classmethod
+    def new(cls, game, seed: int) -> "DuelState":
+        """A new game set up from ``seed`` (§6); the first wonder pick (or Age I) is pending."""
+        s = object.__new__(cls)
+        s._setup(game, seed)
+        return s
 
     # ------------------------------------------------------------------------------------------
     # setup (§6, HU "Előkészületek")
@@ -784,73 +823,6 @@ class DuelState(FlatState):
     def outcome(self) -> str | None:
         """The victory type at the end (``VICTORY_NAMES``: civilian, military, science, shared); ``None`` before."""
         return VICTORY_NAMES[self.victory] if self.phase == PH_END else None
-
-    # ------------------------------------------------------------------------------------------
-    # copies and serialisation
-    # ------------------------------------------------------------------------------------------
-    def clone(self) -> "DuelState":
-        s = DuelState.__new__(DuelState)
-        s.game = self.game
-        s.c = self.c
-        s.seed = self.seed
-        s.history = self.history[:]
-        s.log = self.log[:]
-        s.first = self.first
-        s.phase = self.phase
-        s.player = self.player
-        s.age = self.age
-        s.worder = self.worder
-        s.nrevealed = self.nrevealed
-        s.dpool = self.dpool[:]
-        s.dpick = self.dpick
-        s.wonders = [self.wonders[0][:], self.wonders[1][:]]
-        s.wcard = self.wcard[:]
-        s.nbuilt = self.nbuilt
-        s.deals = self.deals
-        s.removed = self.removed
-        s.gbox = self.gbox
-        s.slot = self.slot[:]
-        s.up = self.up[:]
-        s.ntaken = self.ntaken
-        s.coins = self.coins[:]
-        s.city = [self.city[0][:], self.city[1][:]]
-        s.ccount = self.ccount[:]
-        s.prod = self.prod[:]
-        s.oneof = [self.oneof[0][:], self.oneof[1][:]]
-        s.fixed = self.fixed[:]
-        s.chains = self.chains[:]
-        s.sci = self.sci[:]
-        s.toks = self.toks[:]
-        s.board = self.board[:]
-        s.box = self.box[:]
-        s.ldraw = self.ldraw[:]
-        s.pawn = self.pawn
-        s.mtok = self.mtok[:]
-        s.discard = self.discard[:]
-        s.extra = self.extra
-        s.last = self.last
-        s.winner = self.winner
-        s.victory = self.victory
-        s.dcolor = self.dcolor
-        s._legal = self._legal
-        return s
-
-    # ``worder``, ``deals``, ``removed`` and ``gbox`` are never mutated in place (resample replaces
-    # them), so clones share them.
-    _PLAIN = ("seed", "history", "first", "phase", "player", "age", "worder", "nrevealed", "dpool", "dpick",
-              "wonders", "wcard", "nbuilt", "deals", "removed", "gbox", "slot", "up", "ntaken", "coins", "city",
-              "ccount", "prod", "fixed", "chains", "sci", "toks", "board", "box", "ldraw", "pawn", "mtok",
-              "discard", "extra", "last", "winner", "victory", "dcolor")
-
-    def to_dict(self) -> dict:
-        """The full state as JSON-ready data (contains the hidden cards: server side only)."""
-        d = super().to_dict()
-        d["oneof"] = [[list(f) for f in o] for o in self.oneof]
-        return d
-
-    def _restore(self, d: dict) -> None:
-        self.c = self.game.components
-        self.oneof = [[tuple(f) for f in o] for o in d["oneof"]]
 
     # ------------------------------------------------------------------------------------------
     # information (P24)

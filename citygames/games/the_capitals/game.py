@@ -56,6 +56,9 @@ class TheCapitals(Game):
     """
 
     info = INFO
+    PARTS = {"state": "state:CapitalsState", "evaluate": "evaluation:evaluate", "render_text": "render:render_text",
+             "action_json": "render:action_json", "components_json": "render:components_json",
+             "describe_rules": "render:describe_rules"}
 
     def __init__(self, **options):
         super().__init__(options)
@@ -72,43 +75,9 @@ class TheCapitals(Game):
         self.action_space = _action_space(c)
         self.off = self.action_space.offsets
 
-    def new_initial_state(self, seed: int = 0):
-        """A new game: setup done from ``seed`` (random initiative and deck order), first decision pending."""
-        from .state import CapitalsState
-        s = CapitalsState.__new__(CapitalsState)
-        s._setup(self, int(seed))
-        return s
-
-    def state_from_dict(self, data: dict):
-        from .state import CapitalsState
-        return CapitalsState.from_dict(self, data)
-
-    def evaluate(self, state, player: int) -> float:
-        from .evaluation import evaluate
-        return evaluate(state, player)
-
-    def render_text(self, state, seat) -> str:
-        from .render import render_text
-        return render_text(state, seat)
-
     def seat_name(self, seat: int) -> str:
         """The seat's colour (green, red, blue, purple, black), capitalised."""
         return self.components.colors[seat].capitalize()
-
-    def action_json(self, state, action) -> dict:
-        """The action for a user interface: ``id, kind, arg, text`` plus where it happens on the board
-        (``tile`` id for take/place/activate, ``x, y`` for slots and corners, ``space`` (1-based),
-        ``color`` for tourists, ``penalty`` (prestige) for placements, ``cost`` (cubes) for activations)."""
-        from .render import action_json
-        return action_json(state, action)
-
-    def components_json(self) -> dict:
-        from .render import components_json
-        return components_json(self)
-
-    def describe_rules(self, assumptions: bool = False) -> str:
-        from .render import describe_rules
-        return describe_rules(self, assumptions)
 
     def xy(self, slot: int) -> tuple[int, int]:
         """City coordinates of a slot: the Hotel is (0, 0), the City Hall (1, 0); y grows downwards."""

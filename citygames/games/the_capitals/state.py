@@ -14,7 +14,8 @@ tourists that pay for it) so every step has a short list of legal actions.
 from __future__ import annotations
 
 from citygames.core.events import Event
-from citygames.core.game import TERMINAL, FlatState
+from citygames.core.flat import Derived, FlatState, IntDicts, List, Lists, Lists2, Value
+from citygames.core.game import TERMINAL
 
 from .components import (APPLY_ORDER, CUBES, CULTURE, EMP, LAKE, LEVEL, MONEY, NT, NTYPES, POP, PRESTIGE, PROG,
                          PS, TRACK_INDEX, TRACK_NAMES, TYPE_NAMES, Components)
@@ -52,17 +53,27 @@ class CapitalsState(FlatState):
     ``data/board.yaml``; ``current_player()`` is the seat whose decision is pending.
     """
 
-    __slots__ = (
-        "game", "c", "n", "seed", "history", "log",
-        "t", "pb", "plant", "city", "cubes_on", "tokens", "tcount",
-        "t_host", "t_slot", "t_used",
-        "space", "new_space", "order", "projects", "decks", "plant_ptr", "hc",
-        "round", "phase", "step", "turn", "player",
-        "ctx_tile", "ctx_slot", "ctx_rem", "acts_left", "acts_made", "exec_active", "token_k",
-        "upg", "expo_scored", "neutral", "removed",
-        "pros", "hand", "pbox", "lakes", "pstage", "extra_pending",
-        "_legal", "_loans",
-    )
+    FIELDS = {
+        "c": Derived(lambda game: game.components, "components"),
+        "n": Derived(lambda game: game.num_players, "players"),
+        "t": List("tracks"), "pb": List("prestige by category"), "plant": List("plant per seat"),
+        "city": IntDicts("cities"), "cubes_on": IntDicts("cubes on tiles"), "tokens": Lists("tokens"),
+        "tcount": List("type counts"), "t_host": List("tourist hosts"), "t_slot": List("tourist slots"),
+        "t_used": List("tourists used"), "space": List("initiative"), "new_space": List("chosen"),
+        "order": List("order"), "projects": Lists("projects"), "decks": Lists("decks"),
+        "plant_ptr": List("plants taken"), "hc": Value("hc"), "round": Value("round"), "phase": Value("phase"),
+        "step": Value("step"), "turn": Value("turn"), "ctx_tile": Value(""), "ctx_slot": Value(""),
+        "ctx_rem": Value(""), "acts_left": Value(""), "acts_made": Value(""), "exec_active": Value(""),
+        "token_k": Value(""), "upg": List(""), "expo_scored": Value(""), "neutral": Value(""),
+        "removed": Lists(""), "pros": Value(""), "hand": Lists(""), "pbox": List(""), "lakes": Lists2(""),
+        "pstage": Value(""), "extra_pending": Value(""), "_loans": Derived(lambda g: 0, ""),
+    }
+
+    @classmethod
+    def new(cls, game, seed: int) -> "CapitalsState":
+        s = object.__new__(cls)
+        s._setup(game, seed)
+        return s
 
     # ------------------------------------------------------------------------------------------
     # setup (HU "Alapjáték előkészületek", §2.1, §1)
@@ -1309,79 +1320,6 @@ class CapitalsState(FlatState):
     # ------------------------------------------------------------------------------------------
     # copies and serialisation
     # ------------------------------------------------------------------------------------------
-    def clone(self) -> "CapitalsState":
-        s = CapitalsState.__new__(CapitalsState)
-        s.game = self.game
-        s.c = self.c
-        s.n = self.n
-        s.seed = self.seed
-        s.history = self.history[:]
-        s.log = self.log[:]
-        s.t = self.t[:]
-        s.pb = self.pb[:]
-        s.plant = self.plant[:]
-        s.city = [d.copy() for d in self.city]
-        s.cubes_on = [d.copy() for d in self.cubes_on]
-        s.tokens = [k[:] for k in self.tokens]
-        s.tcount = self.tcount[:]
-        s.t_host = self.t_host[:]
-        s.t_slot = self.t_slot[:]
-        s.t_used = self.t_used[:]
-        s.space = self.space[:]
-        s.new_space = self.new_space[:]
-        s.order = self.order[:]
-        s.projects = [r[:] for r in self.projects]
-        s.decks = [d[:] for d in self.decks]
-        s.plant_ptr = self.plant_ptr[:]
-        s.hc = self.hc
-        s.round = self.round
-        s.phase = self.phase
-        s.step = self.step
-        s.turn = self.turn
-        s.player = self.player
-        s.ctx_tile = self.ctx_tile
-        s.ctx_slot = self.ctx_slot
-        s.ctx_rem = self.ctx_rem
-        s.acts_left = self.acts_left
-        s.acts_made = self.acts_made
-        s.exec_active = self.exec_active
-        s.token_k = self.token_k
-        s.upg = self.upg[:]
-        s.expo_scored = self.expo_scored
-        s.neutral = self.neutral
-        s.removed = [r[:] for r in self.removed]
-        s.pros = self.pros
-        s.hand = [h[:] for h in self.hand]
-        s.pbox = self.pbox[:]
-        s.lakes = [[x[:] for x in lk] for lk in self.lakes]
-        s.pstage = self.pstage
-        s.extra_pending = self.extra_pending
-        s._legal = self._legal
-        s._loans = 0
-        return s
-
-    _PLAIN = ("seed", "history", "t", "pb", "plant", "tokens", "tcount", "t_host", "t_slot", "t_used", "space",
-              "new_space", "order", "projects", "decks", "plant_ptr", "hc", "round", "phase", "step", "turn",
-              "player", "ctx_tile", "ctx_slot", "ctx_rem", "acts_left", "acts_made", "exec_active", "token_k",
-              "upg", "expo_scored", "neutral", "removed", "pros", "hand", "pbox", "pstage", "extra_pending")
-
-    def to_dict(self) -> dict:
-        """The full state as JSON-ready data (contains the deck order: server side only)."""
-        d = super().to_dict()
-        d["city"] = [sorted([s, x] for s, x in city.items()) for city in self.city]
-        d["cubes_on"] = [sorted([s, x] for s, x in co.items()) for co in self.cubes_on]
-        d["lakes"] = [[x[:] for x in lk] for lk in self.lakes]
-        return d
-
-    def _restore(self, d: dict) -> None:
-        game = self.game
-        self.c = game.components
-        self.n = game.num_players
-        self.city = [{int(a): int(b) for a, b in city} for city in d["city"]]
-        self.cubes_on = [{int(a): int(b) for a, b in co} for co in d["cubes_on"]]
-        self.lakes = [[x[:] for x in lk] for lk in d["lakes"]]
-        self._loans = 0
-
     # ------------------------------------------------------------------------------------------
     # information
     # ------------------------------------------------------------------------------------------

@@ -1,0 +1,346 @@
+"""Flat engine states whose fields are declared once (DESIGN.md "Performance").
+
+A game's state class lists its fields in one mapping, ``FIELDS``: each name with its *kind* (how it
+is copied and serialised) and a one-line description. From that single declaration ``FlatState``
+derives
+
+- ``__slots__`` (so a state is a compact object with no ``__dict__``);
+- ``clone()``, generated as straight-line Python when the class is created, so it is as fast as a
+  hand-written copy (one assignment or slice per field, immutable data shared);
+- ``to_dict()`` / ``from_dict()`` (the full state as JSON-ready data, for the server only);
+- ``describe_fields()``, the table of fields for documentation.
+
+Example::
+
+    class MyState(FlatState):
+        FIELDS = {
+            "round": Value("the round, 1-12"),
+            "tracks": List("per seat, its track values: tracks[seat * NT + k]"),
+            "city": IntDicts("per seat, {slot: tile index}"),
+            "c": Derived(lambda game: game.components, "the components (shared, immutable)"),
+        }
+
+Every state has the base fields of ``BASE_FIELDS`` (``game``, ``seed``, ``history``, ``log``,
+``player`` and the legal-action cache ``_legal``) in front of its own.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .errors import IllegalActionError
+from .game import Game, State
+
+__all__ = ["FieldKind", "Value", "List", "Lists", "Lists2", "IntDicts", "TupleLists", "Shared", "Derived", "Cache",
+           "Log", "FlatState", "BASE_FIELDS"]
+
+
+class FieldKind:
+    """How one field is copied by ``clone`` and carried by ``to_dict``/``from_dict``.
+
+    Subclasses give ``clone_expr(src)`` (Python source of an expression copying ``src``),
+    ``dump(value)`` (JSON-ready data) and ``load(data, game)`` (the value back).
+
+    Attributes:
+        doc: one line saying what the field holds (shapes, units, sentinel values).
+        serialised: whether ``to_dict`` carries the field.
+    """
+
+    serialised = True
+
+    def __init__(self, doc: str = ""):
+        self.doc = doc
+
+    def clone_expr(self, src: str) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def dump(self, value):
+        return value
+
+    def load(self, data, game):
+        return data
+
+    @property
+    def kind(self) -> str:
+        return type(self).__name__
+
+
+class Value(FieldKind):
+    """An immutable value (int, bool, str, ``None``): shared by clones."""
+
+    def clone_expr(self, src: str) -> str:
+        return src
+
+
+class List(FieldKind):
+    """A flat list of immutable values: clones get a slice."""
+
+    def clone_expr(self, src: str) -> str:
+        return f"{src}[:]"
+
+    def dump(self, value):
+        return list(value)
+
+    def load(self, data, game):
+        return list(data)
+
+
+class Lists(FieldKind):
+    """A list of flat lists: clones copy each inner list.
+
+    Args:
+        length: the outer list's length when it never changes (e.g. 2 for a per-seat list of a
+            2-player game): the generated ``clone`` then copies each item by index, which is faster.
+    """
+
+    def __init__(self, doc: str = "", length: int | None = None):
+        super().__init__(doc)
+        self.length = length
+
+    def clone_expr(self, src: str) -> str:
+        if self.length is not None:
+            return "[" + ", ".join(f"{src}[{i}][:]" for i in range(self.length)) + "]"
+        return f"list(map(list.copy, {src}))"
+
+    def dump(self, value):
+        return [list(x) for x in value]
+
+    def load(self, data, game):
+        return [list(x) for x in data]
+
+
+class Lists2(FieldKind):
+    """A list of lists of flat lists (e.g. per seat, a list of ``[slot, tile]`` pairs)."""
+
+    def clone_expr(self, src: str) -> str:
+        return f"[list(map(list.copy, _x)) for _x in {src}]"
+
+    def dump(self, value):
+        return [[list(y) for y in x] for x in value]
+
+    def load(self, data, game):
+        return [[list(y) for y in x] for x in data]
+
+
+class IntDicts(FieldKind):
+    """A list of ``{int: int}`` dicts; serialised as sorted ``[key, value]`` pairs."""
+
+    def clone_expr(self, src: str) -> str:
+        return f"list(map(dict.copy, {src}))"
+
+    def dump(self, value):
+        return [sorted([k, v] for k, v in d.items()) for d in value]
+
+    def load(self, data, game):
+        return [{int(k): int(v) for k, v in d} for d in data]
+
+
+class TupleLists(Lists):
+    """A list of lists of tuples (the tuples are immutable and shared); serialised as lists."""
+
+    def dump(self, value):
+        return [[list(t) for t in x] for x in value]
+
+    def load(self, data, game):
+        return [[tuple(t) for t in x] for x in data]
+
+
+class Shared(FieldKind):
+    """A value never changed in place (the engine replaces it whole): clones share it.
+
+    Args:
+        inner: the kind that serialises it (default ``Lists``).
+    """
+
+    def __init__(self, doc: str = "", inner: FieldKind | None = None):
+        super().__init__(doc)
+        self.inner = inner or Lists()
+
+    def clone_expr(self, src: str) -> str:
+        return src
+
+    def dump(self, value):
+        return self.inner.dump(value)
+
+    def load(self, data, game):
+        return self.inner.load(data, game)
+
+
+class Derived(FieldKind):
+    """Computed from the ``Game`` (components, player count): shared by clones, not serialised.
+
+    Args:
+        compute: ``compute(game) -> value``, used by ``from_dict``.
+    """
+
+    serialised = False
+
+    def __init__(self, compute: Callable[[Game], Any], doc: str = ""):
+        super().__init__(doc)
+        self.compute = compute
+
+    def clone_expr(self, src: str) -> str:
+        return src
+
+    def load(self, data, game):
+        return self.compute(game)
+
+
+class Cache(FieldKind):
+    """A cache of immutable data valid until the next action: shared by clones, ``None`` after ``from_dict``."""
+
+    serialised = False
+
+    def clone_expr(self, src: str) -> str:
+        return src
+
+    def load(self, data, game):
+        return None
+
+
+class Log(FieldKind):
+    """The event log: clones copy the list (events are never changed in place)."""
+
+    def clone_expr(self, src: str) -> str:
+        return f"{src}[:]"
+
+    def dump(self, value):
+        return [e.to_dict() for e in value]
+
+    def load(self, data, game):
+        from .events import Event
+        return [Event.from_dict(e) for e in data]
+
+
+#: The fields of every flat state, in front of the game's own.
+BASE_FIELDS: dict[str, FieldKind] = {
+    "game": Derived(lambda game: game, "the Game (immutable rules and options), shared"),
+    "seed": Value("the seed all chance of the game comes from"),
+    "history": List("the ids of the actions applied so far"),
+    "log": Log("the event log (``Event`` objects; some visible to one seat only)"),
+    "player": Value("the seat whose decision is pending (``TERMINAL`` at the end)"),
+    "_legal": Cache("the legal actions of the pending decision, once computed"),
+}
+
+
+def _generate_clone(cls, fields: dict[str, FieldKind]):
+    """``clone`` for ``cls`` as straight-line code: one assignment per field."""
+    lines = ["def clone(self):", "    s = _new(_cls)"]
+    for name, kind in fields.items():
+        lines.append(f"    s.{name} = {kind.clone_expr('self.' + name)}")
+    lines.append("    return s")
+    namespace = {"_new": object.__new__, "_cls": cls}
+    exec("\n".join(lines), namespace)  # noqa: S102 - generated from the class's own declaration
+    clone = namespace["clone"]
+    clone.__doc__ = (f"An independent copy of this {cls.__name__} (generated from ``FIELDS``: immutable data is "
+                     "shared, every mutable field copied).")
+    clone.__qualname__ = f"{cls.__name__}.clone"
+    return clone
+
+
+class _FlatStateMeta(type):
+    """Derives ``__slots__``, ``clone`` and the field table from a class's ``FIELDS``."""
+
+    def __new__(mcls, name, bases, ns):
+        own = ns.get("FIELDS")
+        if own is not None:
+            inherited = {}
+            for base in bases:
+                inherited.update(getattr(base, "ALL_FIELDS", {}))
+            clash = sorted(set(own) & set(inherited))
+            if clash:
+                raise TypeError(f"{name}.FIELDS redeclares inherited field(s) {', '.join(clash)}")
+            ns["__slots__"] = tuple(own)
+            ns["ALL_FIELDS"] = {**inherited, **own}
+        cls = super().__new__(mcls, name, bases, ns)
+        if own is not None and "clone" not in ns:
+            cls.clone = _generate_clone(cls, cls.ALL_FIELDS)
+        return cls
+
+
+def _rebuild_state(d: dict) -> State:
+    from .registry import load_game
+    return load_game(d["game"], **d["options"]).state_from_dict(d)
+
+
+class FlatState(State, metaclass=_FlatStateMeta):
+    """The shared mechanics of an engine whose state is flat fields declared once in ``FIELDS``.
+
+    A subclass declares ``FIELDS`` (its own fields; ``BASE_FIELDS`` come first) and either a
+    ``RULES`` (a ``citygames.core.phases.PhaseMachine`` giving legal actions, transitions and the
+    messages of illegal actions step by step) or the three methods ``_compute_legal()``,
+    ``_why_illegal(action)`` and ``_apply(action)``. It implements ``is_terminal()`` and the
+    rest of the ``State`` contract (observation, scores, resample, ...).
+
+    ``legal_actions`` caches its list until the next action; ``apply_action`` checks legality and
+    leaves the state untouched when it raises. Pickling goes through ``to_dict``.
+    """
+
+    FIELDS: dict[str, FieldKind] = BASE_FIELDS
+    #: the game's phase machine (``citygames.core.phases.PhaseMachine``), or ``None``
+    RULES = None
+
+    def legal_actions(self, player: int | None = None) -> list:
+        """Legal actions of ``player`` (default: the player to move); ``[]`` if it is not to move or the game is over.
+
+        The list is shared with later calls until the next action: do not change it.
+        """
+        if self.is_terminal() or (player is not None and player != self.player):
+            return []
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def apply_action(self, action) -> None:
+        """Apply ``action`` (an ``Action`` or its integer id).
+
+        Raises:
+            IllegalActionError: the action is not legal now; the message names the rule. The
+                state is unchanged.
+        """
+        a = self._as_action(action)
+        if self.is_terminal():
+            raise IllegalActionError("the game is over", a)
+        if a not in self.legal_actions():
+            raise IllegalActionError(self._why_illegal(a), a)
+        self._legal = None
+        self.history.append(a.id)
+        self._apply(a)
+
+    def _compute_legal(self) -> list:
+        return self.RULES.legal(self)
+
+    def _why_illegal(self, action) -> str:
+        return self.RULES.why_illegal(self, action)
+
+    def _apply(self, action) -> None:
+        self.RULES.apply(self, action)
+
+    @classmethod
+    def describe_fields(cls) -> list[tuple[str, str, str]]:
+        """``(name, kind, description)`` of every field, base fields first (for documentation)."""
+        return [(name, kind.kind, kind.doc) for name, kind in cls.ALL_FIELDS.items()]
+
+    def to_dict(self) -> dict:
+        """``{game, options}`` and every serialised field (contains hidden parts: server side only)."""
+        d = {"game": self.game.info.id, "options": dict(self.game.options)}
+        for name, kind in self.ALL_FIELDS.items():
+            if kind.serialised:
+                d[name] = kind.dump(getattr(self, name))
+        return d
+
+    @classmethod
+    def from_dict(cls, game: Game, d: dict) -> "FlatState":
+        """The state ``to_dict`` gave; ``game`` must have the same options.
+
+        Raises:
+            KeyError: a serialised field is missing from ``d``.
+        """
+        s = object.__new__(cls)
+        for name, kind in cls.ALL_FIELDS.items():
+            setattr(s, name, kind.load(d[name] if kind.serialised else None, game))
+        return s
+
+    def __reduce__(self):
+        return (_rebuild_state, (self.to_dict(),))
