@@ -2,7 +2,7 @@
 
 from .actions import Action, ActionSpace
 from .data import Assumption, load_data
-from .errors import CitygamesError, GameOptionError, IllegalActionError, RecordError
+from .errors import CitygamesError, GameOptionError, IllegalActionError, PositionError, RecordError
 from .events import Event, register_renderer
 from .game import SIMULTANEOUS, TERMINAL, Game, GameInfo, OptionSpec, State
 from .records import load_record, replay, save_record
@@ -11,7 +11,7 @@ from .rng import Rng
 
 __all__ = [
     "Action", "ActionSpace", "Assumption", "load_data", "CitygamesError", "GameOptionError",
-    "IllegalActionError", "RecordError", "Event", "register_renderer", "SIMULTANEOUS", "TERMINAL",
+    "IllegalActionError", "PositionError", "RecordError", "Event", "register_renderer", "SIMULTANEOUS", "TERMINAL",
     "Game", "GameInfo", "OptionSpec", "State", "load_record", "replay", "save_record", "game_class",
     "load_game", "register_game", "registered_games", "Rng",
 ]

@@ -35,3 +35,10 @@ class GameOptionError(CitygamesError, ValueError):
 
 class RecordError(CitygamesError, ValueError):
     """A game record that cannot be read or does not replay."""
+
+
+class PositionError(CitygamesError, ValueError):
+    """A position text that does not describe a valid position of the game.
+
+    Raised by ``game.state_from_position``; the message names the line and what is wrong with it.
+    """

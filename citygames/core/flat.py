@@ -219,6 +219,8 @@ BASE_FIELDS: dict[str, FieldKind] = {
     "history": List("the ids of the actions applied so far"),
     "log": Log("the event log (``Event`` objects; some visible to one seat only)"),
     "player": Value("the seat whose decision is pending (``TERMINAL`` at the end)"),
+    "origin": Value("the position text the game started from (``game.state_from_position``), or None "
+                    "for a game set up from its seed"),
     "_legal": Cache("the legal actions of the pending decision, once computed"),
 }
 

@@ -133,7 +133,8 @@ class Game:
     #: imported on first use. ``"state"`` (required) is the ``State`` subclass, which provides
     #: ``new(game, seed)`` and ``from_dict(game, data)``. The optional parts replace the defaults of
     #: the methods of the same name: ``"evaluate"``, ``"render_text"``, ``"action_json"``,
-    #: ``"components_json"``, ``"describe_rules"``.
+    #: ``"components_json"``, ``"describe_rules"``; ``"state_from_position"`` (``parse(game, text)``)
+    #: and ``"position"`` (``write(state) -> str``) give the game's position notation.
     PARTS: dict[str, str] = {}
 
     def part(self, name: str):
@@ -161,6 +162,20 @@ class Game:
     def state_from_dict(self, data: dict) -> "State":
         """The state ``state.to_dict()`` gave (server side: it carries the hidden parts)."""
         return self.part("state").from_dict(self, data)
+
+    def state_from_position(self, text: str) -> "State":
+        """The state a position text describes, in the game's documented notation (python-chess's FEN
+        is the model): every rule-relevant part of the state, validated. The state has an empty
+        history and log; its ``record()`` carries the text, so it replays.
+
+        Raises:
+            PositionError: the text is not a valid position; the message names the line and the rule.
+            NotImplementedError: the game has no position notation.
+        """
+        fn = self.part("state_from_position")
+        if fn is None:
+            raise NotImplementedError(f"{self.info.id} has no position notation")
+        return fn(self, text)
 
     def evaluate(self, state: "State", player: int) -> float:
         """Heuristic value of ``state`` for ``player`` (higher is better), used by the greedy bot.
@@ -334,14 +349,32 @@ class State:
 
     # --- records ------------------------------------------------------------------------
     def record(self) -> dict:
-        """The game record ``{game, version, options, seed, actions}``; replaying it rebuilds this state."""
-        return {
+        """The game record ``{game, version, options, seed, actions}``; replaying it rebuilds this state.
+
+        A game that started from a position also carries ``position`` (its text).
+        """
+        rec = {
             "game": self.game.info.id,
             "version": self.game.info.version,
             "options": dict(self.game.options),
             "seed": self.seed,
             "actions": list(self.history),
         }
+        origin = getattr(self, "origin", None)
+        if origin is not None:
+            rec["position"] = origin
+        return rec
+
+    def position(self) -> str:
+        """This state in the game's position notation (``game.state_from_position`` reads it back).
+
+        Raises:
+            NotImplementedError: the game has no position notation.
+        """
+        fn = self.game.part("position")
+        if fn is None:
+            raise NotImplementedError(f"{self.game.info.id} has no position notation")
+        return fn(self)
 
     def apply_actions(self, actions: Sequence[Action | int]) -> None:
         for a in actions:

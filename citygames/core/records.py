@@ -2,7 +2,8 @@
 
 A record is enough to rebuild a game exactly: load the game with its options, start from the
 seed and apply the actions (integer ids). Records are how games are saved, shared, replayed and
-turned into datasets.
+turned into datasets. A game that started from a position (``game.state_from_position``) carries
+that position's text under ``position``, as a PGN carries a FEN tag; replay starts from it.
 """
 
 from __future__ import annotations
@@ -43,6 +44,8 @@ def check_record(data) -> dict:
         raise RecordError("record actions must be a list of integers")
     if not isinstance(data["options"], dict):
         raise RecordError("record options must be an object")
+    if data.get("position") is not None and not isinstance(data["position"], str):
+        raise RecordError("record position must be a text")
     return data
 
 
@@ -60,7 +63,13 @@ def replay(record: dict, upto: int | None = None):
     if str(record["version"]) != str(game.info.version):
         raise RecordError(f"record is for {record['game']} version {record['version']}, "
                           f"this engine is version {game.info.version}")
-    state = game.new_initial_state(seed=record["seed"])
+    if record.get("position") is not None:
+        try:
+            state = game.state_from_position(record["position"])
+        except CitygamesError as exc:
+            raise RecordError(f"record position does not load: {exc}") from None
+    else:
+        state = game.new_initial_state(seed=record["seed"])
     actions = record["actions"] if upto is None else record["actions"][:upto]
     for i, a in enumerate(actions):
         try:

@@ -109,6 +109,7 @@ class DuelState(FlatState):
         c: Components = game.components
         self.game, self.c, self.seed = game, c, seed
         self.history, self.log = [], []
+        self.origin = None
         rng = Rng(seed)
         self.first = rng.randbelow(2)
         # wonders: a random order; the draft reveals 4, then 4 more (§6.2)

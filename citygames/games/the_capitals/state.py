@@ -85,6 +85,7 @@ class CapitalsState(FlatState):
         n = game.num_players
         self.game, self.c, self.n, self.seed = game, c, n, seed
         self.history, self.log = [], []
+        self.origin = None
         rng = Rng(seed)
         self.t = []
         for _ in range(n):
