@@ -63,10 +63,11 @@ class Match:
     distinct_other_types: bool = False
     gives_3_progress: bool = False
     name_contains: str | None = None
+    lake: bool = False   # a Lake matches (only "any tile" matches, under the data rule lake_is_a_tile)
 
     def __call__(self, tile: "Tile") -> bool:
-        if tile.type == LAKE:  # a Lake has no type and matches nothing (HU, IT "Tó építése")
-            return False
+        if tile.type == LAKE:  # a Lake has no type (HU, IT "Tó építése")
+            return self.lake
         if self.types is not None and tile.type not in self.types:
             return False
         if self.densities is not None and tile.density not in self.densities:
@@ -92,7 +93,8 @@ class Match:
         return " ".join(parts) + " tile" if parts else "tile"
 
 
-def compile_match(d: dict | None) -> Match | None:
+def compile_match(d: dict | None, lake_is_a_tile: bool = False) -> Match | None:
+    """A ``Match`` from its data (``data/SCHEMA.md``); ``lake_is_a_tile``: an ``any`` match counts Lakes."""
     if d is None:
         return None
     known = {"type", "types", "density", "densities", "any", "distinct_other_types", "gives_3_progress",
@@ -111,7 +113,8 @@ def compile_match(d: dict | None) -> Match | None:
         dens = frozenset(DENSITY_INDEX[x] for x in d["densities"])
     return Match(types=types, densities=dens, any=bool(d.get("any")),
                  distinct_other_types=bool(d.get("distinct_other_types")),
-                 gives_3_progress=bool(d.get("gives_3_progress")), name_contains=d.get("name_contains"))
+                 gives_3_progress=bool(d.get("gives_3_progress")), name_contains=d.get("name_contains"),
+                 lake=bool(d.get("any")) and lake_is_a_tile)
 
 
 @dataclass(frozen=True)
@@ -124,13 +127,14 @@ class Conditional:
     match: Match | None = None
 
 
-def compile_conditionals(items) -> tuple:
+def compile_conditionals(items, lake_is_a_tile: bool = False) -> tuple:
+    """``Conditional`` records from their data (``data/SCHEMA.md``, ``conditional``)."""
     out = []
     for c in items or ():
         if c["per"] not in PER_KINDS:
             raise ValueError(f"unknown conditional count {c['per']!r}")
         out.append(Conditional(c["per"], int(c.get("n", 1)), compile_gains(c["gain"]),
-                               compile_match(c.get("match"))))
+                               compile_match(c.get("match"), lake_is_a_tile)))
     return tuple(out)
 
 
@@ -249,7 +253,7 @@ def _by_era(d: dict | None, era: int) -> dict:
     return {k: (v["by_era"][era - 1] if isinstance(v, dict) else v) for k, v in (d or {}).items()}
 
 
-def _prosperity_from(idx: int, d: dict) -> Tile:
+def _prosperity_from(idx: int, d: dict, lake_is_a_tile: bool = False) -> Tile:
     dd = dict(d)
     dd["era"] = 0
     dd["type"] = "prosperity"
@@ -260,7 +264,7 @@ def _prosperity_from(idx: int, d: dict) -> Tile:
     dd["end_game"] = [e for e in end if "scope" in e]
     perm = [e for e in d.get("permanent") or () if e["on"] in ("adjacent_activation", "own_upgrade")]
     dd["permanent"] = perm
-    base = _tile_from(idx, dd)
+    base = _tile_from(idx, dd, lake_is_a_tile)
     perm_own = tuple((compile_match(e.get("match")), compile_gains(e["gain"]))
                      for e in d.get("permanent") or () if e["on"] == "own_activation")
     perm_tourism: Gains = ()
@@ -277,9 +281,9 @@ def _prosperity_from(idx: int, d: dict) -> Tile:
         requirement=compile_requirement(d["requirement"]),
         perm_own=perm_own, perm_tourism=perm_tourism,
         end_flat=sum((compile_gains(e["gain"]) for e in end if "scope" not in e and "per" not in e), ()),
-        end_cond=compile_conditionals([e for e in end if "per" in e]),
+        end_cond=compile_conditionals([e for e in end if "per" in e], lake_is_a_tile),
         before_expo_flat=sum((compile_gains(e["gain"]) for e in before if "gain" in e and "per" not in e), ()),
-        before_expo_cond=compile_conditionals([e for e in before if "per" in e]),
+        before_expo_cond=compile_conditionals([e for e in before if "per" in e], lake_is_a_tile),
         before_expo_free=any(e.get("free_adjacent") for e in before),
         imm_free_adjacent=bool(d.get("immediate_free_adjacent")),
         extra_build=bool(d.get("extra_build")),
@@ -302,10 +306,11 @@ class Plant:
         return f"Level {self.level} plant ({self.cubes} cubes)"
 
 
-def _tile_from(idx: int, d: dict) -> Tile:
+def _tile_from(idx: int, d: dict, lake_is_a_tile: bool = False) -> Tile:
     act = d.get("activation")
     imm = d.get("immediate") or {}
-    construction = tuple(AreaEffect(e["scope"] == "adjacent", compile_match(e["match"]), compile_gains(e["gain"]))
+    construction = tuple(AreaEffect(e["scope"] == "adjacent", compile_match(e["match"], lake_is_a_tile),
+                                    compile_gains(e["gain"]))
                          for e in d.get("construction") or ())
     perm_adj = []
     perm_up: Gains = ()
@@ -317,7 +322,8 @@ def _tile_from(idx: int, d: dict) -> Tile:
             perm_up = perm_up + compile_gains(e["gain"])
         else:
             raise ValueError(f"{d['id']}: unknown permanent trigger {on!r}")
-    end = tuple(AreaEffect(e["scope"] == "adjacent", compile_match(e["match"]), compile_gains(e["gain"]))
+    end = tuple(AreaEffect(e["scope"] == "adjacent", compile_match(e["match"], lake_is_a_tile),
+                           compile_gains(e["gain"]))
                 for e in d.get("end_game") or ())
     if act is not None and "cubes" not in d:
         raise ValueError(f"{d['id']}: a tile with an activation needs printed cubes")
@@ -325,9 +331,9 @@ def _tile_from(idx: int, d: dict) -> Tile:
         idx=idx, id=d["id"], name=d["name"], era=int(d["era"]), type=TYPE_INDEX[d["type"]],
         density=DENSITY_INDEX[d.get("density")],
         cubes=int(d["cubes"]) if act is not None else -1,
-        imm=compile_gains(imm), cond=compile_conditionals(d.get("conditional")),
+        imm=compile_gains(imm), cond=compile_conditionals(d.get("conditional"), lake_is_a_tile),
         act_cost=compile_gains((act or {}).get("cost")), act_gain=compile_gains((act or {}).get("gain")),
-        act_cond=compile_conditionals((act or {}).get("conditional")),
+        act_cond=compile_conditionals((act or {}).get("conditional"), lake_is_a_tile),
         act_free_adjacent=bool((act or {}).get("free_adjacent")),
         construction=construction, perm_adjacent=tuple(perm_adj), perm_upgrade=perm_up, end_game=end,
         gives_3_progress=imm.get("progress") == 3, source=d.get("source", ""))
@@ -351,10 +357,11 @@ class Components:
         self.assumptions: list[Assumption] = a1 + a2 + a3
         pros, a4 = load_data(DATA / "prosperity.yaml")
         self.assumptions += a4
-        building = [_tile_from(i, d) for i, d in enumerate(tiles)]
+        lake_is_a_tile = bool(board["engine_rules"]["lake_is_a_tile"])
+        building = [_tile_from(i, d, lake_is_a_tile) for i, d in enumerate(tiles)]
         #: building tiles (``take`` actions index these), then prosperity tiles, then the Lake
         self.n_building = len(building)
-        prosperity = [_prosperity_from(len(building) + i, d) for i, d in enumerate(pros)]
+        prosperity = [_prosperity_from(len(building) + i, d, lake_is_a_tile) for i, d in enumerate(pros)]
         self.prosperity_tiles = tuple(t.idx for t in prosperity)
         lake = Tile(idx=len(building) + len(prosperity), id="lake", name="Lake", era=0, type=LAKE, density=0,
                     cubes=-1, imm=(), cond=(), act_cost=(), act_gain=(), act_cond=(), act_free_adjacent=False,
@@ -426,7 +433,7 @@ class Components:
         self.progress_start = int(b["progress"]["start"])
         ex = b["executive"]
         self.hc_extra = int(ex["highest_culture_extra_activations"])
-        self.no_activation_reward = compile_gains(ex["no_activation_reward"])
+        self.no_activation_rewards = tuple(compile_gains(r) for r in ex["no_activation_rewards"])
         self.loan_money = int(b["loans"]["money"])
         self.loan_prestige = int(b["loans"]["prestige"])
         self.min_money = int(b["loans"]["min_money_after_payment"])
@@ -435,6 +442,7 @@ class Components:
         self.cubes_per_prestige = int(fs["cubes_per_prestige"])
         self.money_per_prestige = int(fs["money_per_prestige"])
         self.culture_per_prestige = int(fs["culture_per_prestige"])
+        self.exchanged_cubes_return = bool(fs["exchanged_cubes_return"])
         er = b["engine_rules"]
         self.pop_loss_caps_emp = bool(er["population_loss_caps_employment"])
         self.act_cost_needs_holding = bool(er["activation_cost_needs_holding"])
@@ -444,6 +452,9 @@ class Components:
         self.free_act_costs_cubes = bool(fa["costs_cubes"])
         self.free_act_uses_activation = bool(fa["uses_activation"])
         self.free_act_triggers_permanents = bool(fa["triggers_permanents"])
+        ft = er["free_activation_targets"]
+        self.free_targets_cc_by_tech_park = bool(ft["convention_center_by_technology_park"])
+        self.free_targets_cc_by_cc = bool(ft["convention_center_by_convention_center"])
         self.colors = tuple(b["colors"])
         self.grid = int(b["city"]["grid_size"])
         tp = b["two_player"]

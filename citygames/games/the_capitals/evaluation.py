@@ -10,7 +10,7 @@ but not yet placed. Only what the seat can see is read (tracks, cities, its own 
 from __future__ import annotations
 
 from .components import CUBES, CULTURE, EMP, LEVEL, MONEY, NT, POP, PRESTIGE, PROG, PS
-from .state import P_EXECUTIVE, P_END, P_EXPO, S_FREE, S_LAKE, S_PAY, S_PLACE, S_UPGRADE
+from .steps import P_END, P_EXECUTIVE, P_EXPO, S_EFFECT, S_FREE, S_LAKE, S_PAY, S_PLACE, S_REWARD, S_UPGRADE
 
 #: rough prestige value of one unit on each track during the game (beyond the final conversion)
 _W = {MONEY: 0.2, CULTURE: 0.35, EMP: 0.0, POP: 0.0, PS: 0.3, PROG: 0.45, PRESTIGE: 1.0, CUBES: 0.35, LEVEL: 0.0}
@@ -47,18 +47,18 @@ def evaluate(state, player: int, _depth: int = 0) -> float:
         A float on the prestige scale; at the end of the game, the final prestige plus a small
         bonus for winning so that the greedy bot prefers winning moves.
     """
-    if state.player == player and state.step in (S_UPGRADE, S_PAY, S_FREE) and _depth < 4:
+    if state.player == player and state.step in (S_UPGRADE, S_PAY, S_FREE, S_REWARD, S_EFFECT) and _depth < 4:
         return _complete(state, player, _depth)
     c = state.c
-    t = state.t
+    t = state.tracks
     n = state.n
     base = player * NT
     block = t[base:base + NT]
     if state.phase == P_END:
         return block[PRESTIGE] + (5.0 if state.ranking()[0] == player else 0.0)
     # a tile taken but not yet built: count its immediate gains now
-    if state.ctx_tile >= 0 and state.player == player and state.step == S_PLACE:
-        tile = c.tiles[state.ctx_tile]
+    if state.pending_tile >= 0 and state.player == player and state.step == S_PLACE:
+        tile = c.tiles[state.pending_tile]
         for tr, amt in tile.imm_for(c.era_of_round[state.round]):
             if tr == MONEY and amt < 0:
                 block[MONEY] += amt  # payment (loans handled by the clamp below)

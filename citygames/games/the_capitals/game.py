@@ -1,6 +1,7 @@
 """The Capitals (Boaventura, Mercury Games 2013): the ``Game`` object — rules, options, action space.
 
-Base game for 3-5 players and the 2-player variant (HU, IT rulebooks; ``shared/reference/the_capitals.md``).
+Base game for 2-5 players (2 plays the 2-player variant) and the Prosperity expansion (HU, IT rulebooks;
+``shared/reference/the_capitals.md``).
 """
 
 from __future__ import annotations
@@ -44,6 +45,12 @@ def _corner_xy(c: Components, isect: int) -> tuple[int, int]:
 class TheCapitals(Game):
     """The Capitals. ``load_game("the_capitals", num_players=4)``.
 
+    Action kinds (in encoding order): ``initiative`` (a space), ``take`` (a building tile), ``place``
+    (a slot), ``activate`` (a slot), ``tourist`` (a colour), ``pay_cubes``, ``end_activations``,
+    ``upgrade``, ``decline``, ``free_activate`` (a slot), ``move_token`` (a corner), ``prosperity`` and
+    ``lake`` (a prosperity tile), ``place_lake`` (a slot), ``no_activation_reward`` (a reward of the
+    data), ``resolve_effect`` (the slot of an end-game effect to resolve next).
+
     Attributes beyond ``Game``:
         components: compiled component data (shared).
         origin: grid slot of each city's Hotel (the City Hall is at ``origin + 1``).
@@ -58,7 +65,8 @@ class TheCapitals(Game):
     info = INFO
     PARTS = {"state": "state:CapitalsState", "evaluate": "evaluation:evaluate", "render_text": "render:render_text",
              "action_json": "render:action_json", "components_json": "render:components_json",
-             "describe_rules": "render:describe_rules"}
+             "describe_rules": "render:describe_rules", "state_from_position": "position:parse",
+             "position": "position:write"}
 
     def __init__(self, **options):
         super().__init__(options)
@@ -86,6 +94,12 @@ class TheCapitals(Game):
     def corner_xy(self, isect: int) -> tuple[int, int]:
         """Coordinates of a corner: corner (0, 0) is the Hotel's top-left corner."""
         return _corner_xy(self.components, isect)
+
+    def corner_at(self, x: int, y: int) -> int:
+        """Corner id of corner coordinates ``(x, y)`` (inverse of ``corner_xy``)."""
+        g = self.components.grid
+        o = g // 2
+        return (y + o) * (g + 1) + x + o
 
     def slot_at(self, x: int, y: int) -> int:
         """Slot id of city coordinates ``(x, y)``."""
@@ -128,6 +142,11 @@ def _geometry(g: int):
 _SPACE_CACHE: dict = {}
 
 
+def _gains_words(gains) -> str:
+    from .render import gains_text
+    return gains_text(gains)
+
+
 def _action_space(c: Components) -> ActionSpace:
     space = _SPACE_CACHE.get(id(c))
     if space is not None:
@@ -155,6 +174,10 @@ def _action_space(c: Components) -> ActionSpace:
         ("prosperity", len(c.prosperity_tiles), lambda i: f"build {tiles[c.prosperity_tiles[i]].name}"),
         ("lake", len(c.prosperity_tiles), lambda i: f"build a Lake with {tiles[c.prosperity_tiles[i]].name}"),
         ("place_lake", g * g, slot_text("build the Lake at")),
+        # appended later (ids above stay stable)
+        ("no_activation_reward", len(c.no_activation_rewards),
+         lambda k: f"take the no-activation reward: {_gains_words(c.no_activation_rewards[k])}"),
+        ("resolve_effect", g * g, slot_text("resolve the end-game effect of the tile at")),
     ]
     space = ActionSpace(kinds)
     _SPACE_CACHE[id(c)] = space

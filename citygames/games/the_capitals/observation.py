@@ -9,7 +9,7 @@ other seats until the game ends.
 from __future__ import annotations
 
 from .components import CUBES, CULTURE, EMP, LEVEL, MONEY, NT, POP, PRESTIGE, PROG, PS
-from .state import P_END, P_EXECUTIVE, P_POLITICS, PHASE_NAMES, S_FREE, S_PAY, S_TOKEN, STEP_NAMES
+from .steps import P_END, P_EXECUTIVE, P_POLITICS, PHASE_NAMES, S_EFFECT, S_FREE, S_PAY, S_TOKEN, STEP_NAMES
 
 
 def observation(state, seat: int | None) -> dict:
@@ -24,7 +24,7 @@ def observation(state, seat: int | None) -> dict:
     """
     game = state.game
     c = state.c
-    t = state.t
+    t = state.tracks
     n = state.n
     tiles = c.tiles
     over = state.phase == P_END
@@ -36,11 +36,11 @@ def observation(state, seat: int | None) -> dict:
             xx, yy = game.xy(s)
             city.append({"x": xx, "y": yy, "tile": tiles[x].id, "cubes": state.cubes_on[p].get(s, 0)})
         tourists = []
-        for k in range(len(state.t_host)):
-            if state.t_host[k] == p:
-                sl = state.t_slot[k]
+        for k in range(len(state.tourist_host)):
+            if state.tourist_host[k] == p:
+                sl = state.tourist_slot[k]
                 tourists.append({"color": c.colors[state.tourist_color(k)], "owner": k if k < n else None,
-                                 "on": list(game.xy(sl)) if sl >= 0 else None, "used": state.t_used[k]})
+                                 "on": list(game.xy(sl)) if sl >= 0 else None, "used": state.tourist_used[k]})
         plant = c.plants[state.plant[p]]
         players.append({
             "seat": p, "color": c.colors[p],
@@ -50,43 +50,45 @@ def observation(state, seat: int | None) -> dict:
             "plant": {"level": t[base + LEVEL], "cubes": t[base + CUBES], "activations": plant.activations,
                       "printed_cubes": plant.cubes},
             "prestige": t[base + PRESTIGE] if (over or seat == p) else None,
-            "initiative_space": state.space[p] + 1,
+            "initiative_space": state.initiative[p] + 1,
             "city": city,
             "construction_tokens": [list(game.corner_xy(i)) for i in state.tokens[p]],
             "tourists": tourists,
-            "pending_upgrades": state.upg[p],
+            "pending_upgrades": state.upgrades_due[p],
         })
-        if state.pros:
+        if state.prosperity:
             pl = players[-1]
-            pl["prosperity_hand_size"] = len(state.hand[p])
+            pl["prosperity_hand_size"] = len(state.hands[p])
             # a seat's undealt and unbuilt prosperity tiles are visible only to that seat (§7.1)
             if seat == p:
                 pl["prosperity_hand"] = [
                     dict(zip(("tile", "can_build", "why"), (tiles[x].id,) + state.requirement_status(p, x)))
-                    for x in state.hand[p]]
+                    for x in state.hands[p]]
             pl["lakes"] = [{"x": game.xy(sl)[0], "y": game.xy(sl)[1], "revealed": tiles[x].id}
                            for sl, x in state.lakes[p]]
     initiative = [None] * len(c.init_cost)
     for p in range(n):
-        initiative[state.space[p]] = p
+        initiative[state.initiative[p]] = p
     pending = {}
-    if state.ctx_tile >= 0:
-        pending["tile"] = tiles[state.ctx_tile].id
+    if state.pending_tile >= 0:
+        pending["tile"] = tiles[state.pending_tile].id
     if state.step in (S_PAY, S_FREE):
-        pending["slot"] = list(game.xy(state.ctx_slot))
+        pending["slot"] = list(game.xy(state.pending_slot))
     elif state.step == S_TOKEN:
-        pending["token"] = state.ctx_slot  # which of the two construction tokens may move
-    if state.ctx_rem >= 0:
-        pending["remaining_cost"] = state.ctx_rem
-    if state.phase == P_EXECUTIVE and state.exec_active:
-        pending["activations_left"] = state.acts_left
-        pending["activations_made"] = state.acts_made
+        pending["token"] = state.token_index  # which of the two construction tokens may move
+    elif state.step == S_EFFECT:
+        pending["effects"] = [list(game.xy(q)) for q in state.pending_effects]
+    if state.cubes_due >= 0:
+        pending["remaining_cost"] = state.cubes_due
+    if state.phase == P_EXECUTIVE and state.executive_started:
+        pending["activations_left"] = state.activations_left
+        pending["activations_made"] = state.activations_made
     if state.phase == P_POLITICS:
-        pending["chosen_spaces"] = [s + 1 if s >= 0 else None for s in state.new_space]
+        pending["chosen_spaces"] = [s + 1 if s >= 0 else None for s in state.chosen_space]
     plants_left = {}
     for level in range(2, c.max_plant_level + 1):
         sup = game.plant_supply[level]
-        plants_left[str(level)] = [c.plants[i].cubes for i in sup[state.plant_ptr[level]:]]
+        plants_left[str(level)] = [c.plants[i].cubes for i in sup[state.plants_taken[level]:]]
     cur = state.current_player()
     return {
         "game": game.info.id,
@@ -103,14 +105,14 @@ def observation(state, seat: int | None) -> dict:
         "row_prices": list(c.row_prices),
         "deck_sizes": {str(e): len(state.decks[e]) for e in (1, 2, 3)},
         "plants_left": plants_left,
-        "highest_culture": state.hc if state.hc >= 0 else None,
-        "neutral": ({"color": c.colors[c.neutral_color], "culture": state.neutral,
-                     "tourist_with": state.t_host[n] if state.t_host[n] >= 0 else None}
-                    if state.neutral >= 0 else None),
+        "highest_culture": state.highest_culture if state.highest_culture >= 0 else None,
+        "neutral": ({"color": c.colors[c.neutral_color], "culture": state.neutral_culture,
+                     "tourist_with": state.tourist_host[n] if state.tourist_host[n] >= 0 else None}
+                    if state.neutral_culture >= 0 else None),
         "pending": pending,
         "players": players,
-        "prosperity": state.pros,
-        "prosperity_rounds": sorted(c.prosperity_rounds) if state.pros else [],
+        "prosperity": state.prosperity,
+        "prosperity_rounds": sorted(c.prosperity_rounds) if state.prosperity else [],
         "terminal": over,
         "scores": state.scores() if over else None,
     }

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from citygames.core.events import register_renderer
 
-from .components import (CUBES, MONEY, NT, TRACK_NAMES, TYPE_NAMES,
-                         components)
+from .components import CUBES, MONEY, NT, TRACK_NAMES, TYPE_NAMES, components
+from .steps import S_FREE, S_TOKEN, S_UPGRADE
 
 SHORT = {"money": "$", "culture": "culture", "employment": "employment", "population": "population",
          "public_service": "public service", "progress": "progress", "prestige": "prestige",
@@ -101,7 +101,7 @@ def tile_label(tile) -> str:
 # --- actions in context -------------------------------------------------------------------------
 def _loans_note(state, p, amount_: int) -> str:
     c = state.c
-    m = state.t[p * NT + MONEY]
+    m = state.tracks[p * NT + MONEY]
     need = amount_ + c.min_money - m
     if amount_ <= 0 or need <= 0:
         return ""
@@ -127,9 +127,9 @@ def describe_action(state, a) -> str:
         return f"take {tile_label(tile)} from the ${price} row ({pay})"
     if kind == "place":
         x, y = game.xy(a.arg)
-        if state.ctx_tile < 0:
+        if state.pending_tile < 0:
             return f"build at ({x}, {y})"
-        ra, rb = state.broken_rules(p, state.ctx_tile, a.arg)
+        ra, rb = state.broken_rules(p, state.pending_tile, a.arg)
         notes = []
         if ra:
             notes.append("not at a construction token (rule A)")
@@ -137,7 +137,7 @@ def describe_action(state, a) -> str:
             notes.append("not next to a tile of its type (rule B)")
         pen = (ra + rb) * c.placement_penalty
         extra = f" — {' and '.join(notes)}: {pen} prestige" if notes else ""
-        return f"build {c.tiles[state.ctx_tile].name} at ({x}, {y}){extra}"
+        return f"build {c.tiles[state.pending_tile].name} at ({x}, {y}){extra}"
     if kind in ("activate", "free_activate"):
         x, y = game.xy(a.arg)
         sid = state.city[p].get(a.arg)
@@ -149,22 +149,32 @@ def describe_action(state, a) -> str:
         cost = state.activation_cost(p, a.arg)
         return f"activate {tile.name} at ({x}, {y}) for {cost} cube{'s' if cost != 1 else ''}: {activation_text(tile)}"
     if kind == "tourist":
-        sl = state.t_slot[state.tourist_index(a.arg)]
+        sl = state.tourist_slot[state.tourist_index(a.arg)]
         where = "beside the city" if sl < 0 else f"from {c.tiles[state.city[p][sl]].name}"
         neutral = " neutral" if state.n == 2 and a.arg == c.neutral_color else ""
         return f"pay 1 cube with the {c.colors[a.arg]}{neutral} tourist ({where})"
     if kind == "pay_cubes":
-        return f"pay the remaining {state.ctx_rem} with energy cubes (plant holds {state.t[p * NT + CUBES]})"
+        return f"pay the remaining {state.cubes_due} with energy cubes (plant holds {state.tracks[p * NT + CUBES]})"
     if kind == "end_activations":
-        if state.acts_made == 0 and c.no_activation_reward:
-            return f"end activations without activating ({gains_text(c.no_activation_reward)})"
+        rewards = c.no_activation_rewards
+        if state.activations_made == 0 and rewards:
+            choice = " or ".join(gains_text(r) for r in rewards)
+            return f"end activations without activating ({'then choose ' if len(rewards) > 1 else ''}{choice})"
         return "end activations"
+    if kind == "no_activation_reward":
+        return f"no activation this phase: take {gains_text(c.no_activation_rewards[a.arg])}"
+    if kind == "resolve_effect":
+        x, y = game.xy(a.arg)
+        sid = state.city[p].get(a.arg)
+        if sid is None:
+            return str(a)
+        return f"resolve the end-game effect of {c.tiles[sid].name} at ({x}, {y}) next"
     if kind == "upgrade":
         plant = state.next_plant(p)
         return f"upgrade the power plant to level {plant.level} (+{plant.cubes} energy cubes)"
     if kind == "decline":
-        return {4: "keep the current power plant (no upgrade)", 7: "do not use the free activation",
-                8: "leave the construction token where it is"}.get(state.step, "decline")
+        return {S_UPGRADE: "keep the current power plant (no upgrade)", S_FREE: "do not use the free activation",
+                S_TOKEN: "leave the construction token where it is"}.get(state.step, "decline")
     if kind == "move_token":
         x, y = game.corner_xy(a.arg)
         return f"move the construction token to corner ({x}, {y})"
@@ -390,7 +400,8 @@ def _finalpay(e):
 @_r("final_scoring")
 def _finalscore(e):
     d = e.data
-    return (f"Final scoring, {color_name(e.player)}: end-game tiles {d['end_tiles']:+d}, cubes {d['cubes']:+d}, "
+    left = f" ({d['cubes_left']} left)" if "cubes_left" in d else ""
+    return (f"Final scoring, {color_name(e.player)}: end-game tiles {d['end_tiles']:+d}, cubes {d['cubes']:+d}{left}, "
             f"money {d['money']:+d}, culture {d['culture']:+d}, progress {d['progress']:+d} → {d['prestige']} prestige.")
 
 
@@ -421,9 +432,20 @@ def _casino(e):
     return f"{color_name(e.player)}'s Casino pays for {e.data['tourists']} tourist{'s' if e.data['tourists'] != 1 else ''}."
 
 
+def _tile_name(tile_id: str) -> str:
+    return components().tile_by_id[tile_id].name
+
+
 @_r("before_expo")
 def _before_expo(e):
-    return f"Before the last World Expo, {color_name(e.player)}'s end-game effects: {changes_text(e.data['changes'])}."
+    what = changes_text(e.data["changes"]) or "no change"
+    return f"Before the last World Expo, {color_name(e.player)}'s {_tile_name(e.data['tile'])}: {what}."
+
+
+@_r("end_effect")
+def _end_effect(e):
+    what = changes_text(e.data["changes"]) or "no change"
+    return f"End of the game, {color_name(e.player)}'s {_tile_name(e.data['tile'])}: {what}."
 
 
 @_r("game_end")
@@ -501,9 +523,9 @@ def action_json(state, a) -> dict:
         d["price"] = c.row_prices[r] if r >= 0 else 0
     elif kind == "place":
         d["x"], d["y"] = game.xy(a.arg)
-        if state.ctx_tile >= 0:
-            d["tile"] = c.tiles[state.ctx_tile].id
-            ra, rb = state.broken_rules(p, state.ctx_tile, a.arg)
+        if state.pending_tile >= 0:
+            d["tile"] = c.tiles[state.pending_tile].id
+            ra, rb = state.broken_rules(p, state.pending_tile, a.arg)
             d["penalty"] = (int(ra) + int(rb)) * c.placement_penalty
     elif kind in ("activate", "free_activate"):
         d["x"], d["y"] = game.xy(a.arg)

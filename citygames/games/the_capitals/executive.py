@@ -1,0 +1,309 @@
+"""The Capitals, phase 4: executive (HU "Végrehajtás fázis", IT "Fase Esecutiva", reference §8 Phase 4).
+
+In initiative order each player makes its activations before the next one starts: as many as its
+power plant allows, +1 with the Highest Culture token. Activating a tile costs energy cubes:
+printed cubes + the cubes and tourists already on it + 1 (HU, P7). Tourists in the city pay 1 cube
+each; a tourist must move to be used (it cannot help the tile it stands on) and pays once per
+phase (HU p. 11). The activation effect resolves ("lose X to gain Y": X first), then the permanent
+effects of the *other* tiles it triggers (a tile never triggers its own). A city that makes no
+activation at all gains one of the rewards the HU rulebook shows ("1 [icon] or 1 [icon]"; the icons
+are unknown, reference §8 Phase 4): the player chooses (``data/board.yaml``
+``executive.no_activation_rewards``).
+
+Free activations (Convention Center, Technology Park) cost no cube and no activation slot and
+trigger permanent effects (reference §10 #8 PROJECT DEFAULT, data ``engine_rules.free_activation``).
+"""
+
+from __future__ import annotations
+
+from citygames.core.phases import NO_DECISION
+
+from .components import CUBES, NT, TRACK_NAMES
+from .steps import P_PRE_EXPO, S_ACTIVATE, S_FREE, S_PAY, S_REWARD
+from .tracks import C_TILES, best_order, can_lose, changes, gain, snapshot
+
+
+def activation_cost(s, p: int, slot: int) -> int:
+    """Cubes to activate the tile on ``slot``: printed + cubes and tourists on it + 1 (HU, P7)."""
+    tile = s.c.tiles[s.city[p][slot]]
+    on = s.cubes_on[p].get(slot, 0)
+    for k in range(len(s.tourist_host)):
+        if s.tourist_host[k] == p and s.tourist_slot[k] == slot:
+            on += 1
+    return tile.cubes + on + 1
+
+
+def usable_tourists(s, p: int, slot: int) -> list[int]:
+    """Tourists seat ``p`` may move onto ``slot`` now: in its city, unused this phase, and not already
+    on ``slot`` (a tourist must move to be used, HU p. 11)."""
+    return [k for k in range(len(s.tourist_host))
+            if s.tourist_host[k] == p and not s.tourist_used[k] and s.tourist_slot[k] != slot]
+
+
+def can_activate(s, p: int, slot: int) -> bool:
+    """Whether seat ``p`` may activate the tile on ``slot`` now: an activation left, the tile has an
+    activation effect whose costs ``p`` can pay (``tracks.can_lose``), and cubes plus usable tourists
+    cover the activation cost."""
+    tile = s.c.tiles[s.city[p][slot]]
+    if tile.cubes < 0 or s.activations_left <= 0 or not can_lose(s, p, tile.act_cost):
+        return False
+    cost = activation_cost(s, p, slot)
+    have = s.tracks[p * NT + CUBES]
+    return have >= cost or have + len(usable_tourists(s, p, slot)) >= cost
+
+
+def any_activatable(s, p: int) -> bool:
+    """Whether seat ``p`` can activate any tile of its city now."""
+    return any(can_activate(s, p, slot) for slot in s.city[p])
+
+
+def free_targets(s, p: int, slot: int) -> list[int]:
+    """Slots of the tiles adjacent to ``slot`` that the free activation of the tile on ``slot`` may
+    activate: tiles with an activation effect whose costs can be paid. A Convention Center is a
+    target of a Technology Park, but not of another Convention Center (data
+    ``engine_rules.free_activation_targets``: the two could otherwise activate each other forever)."""
+    city = s.city[p]
+    tiles = s.c.tiles
+    source = tiles[city[slot]]
+    cc_ok = s.c.free_targets_cc_by_cc if source.act_free_adjacent else s.c.free_targets_cc_by_tech_park
+    out = []
+    for q in sorted(s.game.neighbours[slot]):
+        x = city.get(q)
+        if x is None:
+            continue
+        target = tiles[x]
+        if target.has_activation and (cc_ok or not target.act_free_adjacent) and can_lose(s, p, target.act_cost):
+            out.append(q)
+    return out
+
+
+def offer_free_activation(s, p: int, slot: int) -> None:
+    """Ask seat ``p`` for the target of the free activation of the tile on ``slot``, if it has one."""
+    if free_targets(s, p, slot):
+        s.player = p
+        s.pending_slot = slot
+        s.step = S_FREE
+
+
+def activate_effect(s, p: int, slot: int, free: bool, paid_cubes: int = 0) -> None:
+    """Resolve the activation effect of the tile on ``slot``: its cost first ("lose X to gain Y"),
+    then its gains together with the permanent effects of the other tiles it triggers, in the order
+    best for the player (HU p. 11: a tile never triggers its own permanent effect). A free activation
+    triggers permanents unless the data says otherwise. A Convention Center then offers its own free
+    activation."""
+    c = s.c
+    tiles = c.tiles
+    tile = tiles[s.city[p][slot]]
+    before = snapshot(s, p)
+    fired = set()
+    loans = 0
+    if tile.act_cost:
+        loans += gain(s, p, [(tr, -amt) for tr, amt in tile.act_cost], C_TILES, fired)
+    from .building import conditional_gains
+    acc = list(tile.act_gain)
+    acc.extend(conditional_gains(s, p, tile.act_cond))
+    if not free or c.free_act_triggers_permanents:
+        city = s.city[p]
+        for q in s.game.neighbours[slot]:
+            x = city.get(q)
+            if x is None:
+                continue
+            for m, gains in tiles[x].perm_adjacent:
+                if m is None or m(tile):
+                    acc.extend(gains)
+        if s.prosperity:  # Warehouse, Bus Station: each own activation of a type (§9.6)
+            for x in city.values():
+                for m, gains in tiles[x].perm_own:
+                    if m is None or m(tile):
+                        acc.extend(gains)
+    if acc:
+        loans += gain(s, p, best_order(acc), C_TILES, fired)
+    s.event("activate", p, tile=tile.id, slot=slot, free=free, cubes=paid_cubes, loans=loans,
+            changes=changes(s, p, before))
+    if tile.act_free_adjacent:
+        offer_free_activation(s, p, slot)
+
+
+# --- activating and paying ------------------------------------------------------------------------
+def legal_activate(s) -> list:
+    """The activatable tiles, then "end activations"."""
+    g = s.game
+    table = g.action_space.table
+    p = s.player
+    off = g.off["activate"]
+    out = [table[off + slot] for slot in sorted(s.city[p]) if can_activate(s, p, slot)]
+    out.append(table[g.off["end_activations"]])
+    return out
+
+
+def why_activate(s, a) -> str:
+    p = s.player
+    slot = a.arg
+    if slot not in s.city[p]:
+        return "executive: there is no tile of yours on that slot"
+    tile = s.c.tiles[s.city[p][slot]]
+    if not tile.has_activation:
+        return f"executive: {tile.name} has no activation effect"
+    if s.activations_left <= 0:
+        return "executive: no activations left this phase (power plant + highest culture token)"
+    if not can_lose(s, p, tile.act_cost):
+        return (f"executive: {tile.name}'s activation makes you lose what you do not have (data rule "
+                "activation_cost_needs_holding)")
+    return (f"executive: activating {tile.name} costs {activation_cost(s, p, slot)} cubes "
+            "(printed + cubes and tourists on it + 1), more than the plant's cubes and usable tourists")
+
+
+def activate(s, slot: int) -> None:
+    """Step handler: start activating the tile on ``slot``; with usable tourists the player chooses
+    how to pay, else the plant's cubes pay."""
+    p = s.player
+    cost = activation_cost(s, p, slot)
+    s.activations_left -= 1
+    s.activations_made += 1
+    s.pending_slot = slot
+    s.cubes_due = cost
+    if usable_tourists(s, p, slot):
+        s.step = S_PAY
+    else:
+        _finish_payment(s, cost)
+
+
+def legal_pay(s) -> list:
+    """A usable tourist (1 cube each), or the rest in cubes if the plant holds enough."""
+    g = s.game
+    table = g.action_space.table
+    p = s.player
+    out = [table[g.off["tourist"] + s.tourist_color(k)] for k in usable_tourists(s, p, s.pending_slot)]
+    if s.tracks[p * NT + CUBES] >= s.cubes_due:
+        out.append(table[g.off["pay_cubes"]])
+    return out
+
+
+def why_pay(s, a) -> str:
+    if a.kind == "tourist":
+        return "executive: that tourist is not usable (it must be in your city, unused this phase, and not on this tile)"
+    return "executive: not enough energy cubes on the power plant"
+
+
+def use_tourist(s, color: int) -> None:
+    """Step handler: the tourist of ``color`` moves onto the tile and pays 1 cube."""
+    k = s.tourist_index(color)
+    s.tourist_slot[k] = s.pending_slot
+    s.tourist_used[k] = True
+    s.cubes_due -= 1
+    if s.cubes_due == 0:
+        _finish_payment(s, 0)
+
+
+def pay_cubes(s, arg: int) -> None:
+    """Step handler: the plant's cubes pay the rest."""
+    _finish_payment(s, s.cubes_due)
+
+
+def _finish_payment(s, cubes: int) -> None:
+    p = s.player
+    slot = s.pending_slot
+    if cubes:
+        s.tracks[p * NT + CUBES] -= cubes
+        on = s.cubes_on[p]
+        on[slot] = on.get(slot, 0) + cubes
+    s.step = NO_DECISION
+    s.cubes_due = -1
+    s.pending_slot = -1
+    activate_effect(s, p, slot, free=False, paid_cubes=cubes)
+
+
+# --- free activations -----------------------------------------------------------------------------
+def legal_free(s) -> list:
+    """The free activation's targets, or decline."""
+    g = s.game
+    table = g.action_space.table
+    off = g.off["free_activate"]
+    out = [table[off + q] for q in free_targets(s, s.player, s.pending_slot)]
+    out.append(table[g.off["decline"]])
+    return out
+
+
+def why_free(s, a) -> str:
+    return "executive: the free activation must target an adjacent tile with an activation effect"
+
+
+def free_activate(s, slot: int) -> None:
+    """Step handler: activate the tile on ``slot`` for free."""
+    s.step = NO_DECISION
+    s.pending_slot = -1
+    activate_effect(s, s.player, slot, free=True)
+
+
+def decline_free(s, arg: int) -> None:
+    """Step handler: the free activation is not used."""
+    s.step = NO_DECISION
+    s.pending_slot = -1
+
+
+# --- the end of a player's executive turn ---------------------------------------------------------
+def end_activations(s, arg: int = 0) -> None:
+    """Step handler (and the automatic end when nothing is activatable): a city that made no
+    activation chooses its reward (or gets the only one), then the next player's turn."""
+    p = s.player
+    rewards = s.c.no_activation_rewards
+    if s.activations_made == 0 and rewards:
+        if len(rewards) > 1:
+            s.step = S_REWARD
+            return
+        _give_reward(s, p, 0)
+    else:
+        s.event("end_activations", p, made=s.activations_made)
+    _close_turn(s)
+
+
+def legal_reward(s) -> list:
+    """One action per reward of ``data/board.yaml`` ``executive.no_activation_rewards``."""
+    g = s.game
+    table = g.action_space.table
+    off = g.off["no_activation_reward"]
+    return [table[off + k] for k in range(len(s.c.no_activation_rewards))]
+
+
+def choose_reward(s, k: int) -> None:
+    """Step handler: take no-activation reward ``k``."""
+    _give_reward(s, s.player, k)
+    _close_turn(s)
+
+
+def _give_reward(s, p: int, k: int) -> None:
+    reward = s.c.no_activation_rewards[k]
+    gain(s, p, reward, C_TILES, set())
+    s.event("no_activation", p, reward={TRACK_NAMES[tr]: amt for tr, amt in reward})
+
+
+def _close_turn(s) -> None:
+    s.executive_started = False
+    s.activations_left = s.activations_made = 0
+    s.turn += 1
+    s.step = NO_DECISION
+
+
+def run(s) -> None:
+    """Each player in turn order activates until it ends or can do nothing more; after the last
+    player, the administration phase (round 12: the effects before the last World Expo)."""
+    if s.executive_started:
+        if s.activations_left > 0 and any_activatable(s, s.player):
+            s.step = S_ACTIVATE
+        else:
+            end_activations(s)
+        return
+    if s.turn < s.n:
+        p = s.order[s.turn]
+        s.player = p
+        s.executive_started = True
+        s.activations_made = 0
+        s.activations_left = s.c.plants[s.plant[p]].activations + (s.c.hc_extra if p == s.highest_culture else 0)
+        return
+    s.turn = 0
+    if s.round >= s.c.rounds:
+        s.phase = P_PRE_EXPO
+        s.effects_gathered = False
+        return
+    from .administration import begin
+    begin(s)
