@@ -85,8 +85,9 @@ def resolve(s, p: int, slot: int, stage: str) -> None:
         acc.extend(conditional_gains(s, p, cond))
     if acc:
         gain(s, p, best_order(acc), C_END_TILES, set())
-    s.event("before_expo" if stage == BEFORE_EXPO else "end_effect", p, tile=tile.id, slot=slot,
-            changes=changes(s, p, before))
+    moved = changes(s, p, before)
+    if moved:
+        s.event("before_expo" if stage == BEFORE_EXPO else "end_effect", p, tile=tile.id, slot=slot, changes=moved)
     if free:
         from .executive import offer_free_activation
         offer_free_activation(s, p, slot)
