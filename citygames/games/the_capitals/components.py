@@ -452,9 +452,7 @@ class Components:
         self.free_act_costs_cubes = bool(fa["costs_cubes"])
         self.free_act_uses_activation = bool(fa["uses_activation"])
         self.free_act_triggers_permanents = bool(fa["triggers_permanents"])
-        ft = er["free_activation_targets"]
-        self.free_targets_cc_by_tech_park = bool(ft["convention_center_by_technology_park"])
-        self.free_targets_cc_by_cc = bool(ft["convention_center_by_convention_center"])
+        self.tech_park_may_activate_cc = bool(er["technology_park_may_activate_convention_center"])
         self.colors = tuple(b["colors"])
         self.grid = int(b["city"]["grid_size"])
         tp = b["two_player"]

@@ -8,10 +8,10 @@
    (``scoring.py``).
 
 A city resolves its effects in the order its owner chooses (the rulebooks let a player update the
-tracks in any order): when two of its pending effects interact (one gains on a track the other
-counts, e.g. Public Meeting Hall's employment and Gene Research Lab's "per 4 employment", or a
-Technology Park's free activation), the owner chooses which to resolve next; otherwise they
-resolve at once.
+tracks in any order): effects whose order cannot change anything resolve at once; among those that
+interact (one gains on a track the other counts, e.g. Public Meeting Hall's employment and Gene
+Research Lab's "per 4 employment", or a Technology Park's free activation) the owner chooses which
+to resolve next.
 """
 
 from __future__ import annotations
@@ -55,17 +55,18 @@ def _io(tile, stage: str):
     return produces, reads, free
 
 
-def interacting(s, p: int, slots, stage: str) -> bool:
-    """Whether the order of the effects on ``slots`` of seat ``p``'s city can change their result."""
+def _interact(a, b) -> bool:
+    (pa, ra, fa), (pb, rb, fb) = a, b
+    return bool(fa or fb or pa & rb or pb & ra)
+
+
+def order_matters(s, p: int, slots, stage: str) -> list:
+    """The slots among ``slots`` whose effect interacts with another one's (their order can change
+    the result): one gains on a track the other counts, or one is a free activation."""
     tiles = s.c.tiles
     city = s.city[p]
-    io = [_io(tiles[city[q]], stage) for q in slots]
-    for i in range(len(io)):
-        for j in range(i + 1, len(io)):
-            (pa, ra, fa), (pb, rb, fb) = io[i], io[j]
-            if fa or fb or pa & rb or pb & ra:
-                return True
-    return False
+    io = {q: _io(tiles[city[q]], stage) for q in slots}
+    return [q for q in slots if any(r != q and _interact(io[q], io[r]) for r in slots)]
 
 
 def resolve(s, p: int, slot: int, stage: str) -> None:
@@ -94,13 +95,20 @@ def resolve(s, p: int, slot: int, stage: str) -> None:
 
 
 def _resolve_pending(s, p: int, stage: str) -> None:
-    """Resolve seat ``p``'s pending effects until one asks a decision or none is left."""
+    """Resolve seat ``p``'s pending effects until one asks a decision or none is left: effects whose
+    order does not matter resolve at once; the owner chooses the order of the others."""
     while s.pending_effects and s.step == NO_DECISION:
-        if len(s.pending_effects) > 1 and interacting(s, p, s.pending_effects, stage):
+        ordered = order_matters(s, p, s.pending_effects, stage)
+        if ordered and len(ordered) < len(s.pending_effects):
+            slot = next(q for q in s.pending_effects if q not in ordered)
+        elif ordered:
             s.player = p
             s.step = S_EFFECT
             return
-        resolve(s, p, s.pending_effects.pop(0), stage)
+        else:
+            slot = s.pending_effects[0]
+        s.pending_effects.remove(slot)
+        resolve(s, p, slot, stage)
 
 
 def _stage(s) -> str:

@@ -59,13 +59,13 @@ def any_activatable(s, p: int) -> bool:
 
 def free_targets(s, p: int, slot: int) -> list[int]:
     """Slots of the tiles adjacent to ``slot`` that the free activation of the tile on ``slot`` may
-    activate: tiles with an activation effect whose costs can be paid. A Convention Center is a
-    target of a Technology Park, but not of another Convention Center (data
-    ``engine_rules.free_activation_targets``: the two could otherwise activate each other forever)."""
+    activate: tiles with an activation effect whose costs can be paid (reference §10 #8). A
+    Technology Park may activate the Convention Center ("1 adjacent building tile", IT appendix; data
+    ``engine_rules.technology_park_may_activate_convention_center``); the Convention Center, the only
+    one of the game, is never its own neighbour."""
     city = s.city[p]
     tiles = s.c.tiles
-    source = tiles[city[slot]]
-    cc_ok = s.c.free_targets_cc_by_cc if source.act_free_adjacent else s.c.free_targets_cc_by_tech_park
+    cc_ok = s.c.tech_park_may_activate_cc
     out = []
     for q in sorted(s.game.neighbours[slot]):
         x = city.get(q)

@@ -193,9 +193,10 @@ class _Reader:
         setup(s, g, seed)
         s.log = []
         s.origin = None
-        # the city lines first: they place tiles
+        # the city lines first: they place tiles; then the tile a decision is about
         for p in range(n):
             self._city(s, p)
+        self.pending = self._decision_tile()
         for p in range(n):
             self._seat_line(s, p)
         self._globals(s)
@@ -203,12 +204,24 @@ class _Reader:
         self._hands(s)
         self._decks(s, Rng(seed ^ 0x5EED))
         self._tourists(s)
+        s.log = []   # the log holds what happens from the position on (the automatic work of 'decision: none')
         self._decision(s)
         left = t.unused()
         if left:
             no, key = left[0]
             _fail(no, f"unknown line {key!r}")
         return s
+
+    def _decision_tile(self) -> int:
+        """The tile of a ``place`` or ``lake`` decision (read before the hands and decks are dealt)."""
+        got = self.text.lines.get("decision")
+        if got is None:
+            return -1
+        no, value = got
+        words = value.split()
+        if len(words) == 2 and words[0].lower() in ("place", "lake"):
+            return self.tile(no, words[1], "the tile being built")
+        return -1
 
     def _check_game_line(self):
         got = self.text.get("game")
@@ -634,7 +647,7 @@ class _Reader:
         if step in (S_PLACE, S_LAKE):
             if len(args) != 1:
                 _fail(no, f"'decision: {key} <tile>' names the tile")
-            x = self.tile(no, args[0], "the tile being built")
+            x = self.pending
             if step == S_LAKE and x not in c.prosperity_tiles:
                 _fail(no, f"a Lake is a prosperity tile turned face down; {args[0]} is not one")
             if step == S_PLACE and phase == P_BUILDING and c.tiles[x].prosperity:
@@ -730,8 +743,8 @@ class _Reader:
 def parse(game, text: str):
     """The ``CapitalsState`` the position ``text`` describes (see the module docstring).
 
-    The state has an empty history and log and ``origin == text``; when the decision is ``none``,
-    the phase's automatic work runs from the given seat's turn to the next decision.
+    The state has an empty history and ``origin == text``; when the decision is ``none``, the phase's
+    automatic work runs from the given seat's turn to the next decision and its events are the log.
 
     Raises:
         PositionError: the text is not a valid position; the message names the line and the rule.
@@ -739,7 +752,6 @@ def parse(game, text: str):
     if not isinstance(text, str):
         raise PositionError("a position is a text")
     s = _Reader(game, text).read()
-    s.log = []
     s.history = []
     s.origin = text
     return s
