@@ -267,3 +267,20 @@ def test_playthrough_bad_options_exit_2(run, args, message):
     errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
     assert len(errors) == 1 and message in errors[0], result.output
 
+
+def test_regen_goldens_script_rewrites_exactly_the_stored_goldens(tmp_path):
+    """scripts/regen_goldens.sh (reading tests/golden/INDEX through the CLI) writes what the golden
+    tests compare with: regenerated into another folder, every file equals the stored one."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    repo = Path(__file__).resolve().parent.parent
+    done = subprocess.run(["bash", str(repo / "scripts" / "regen_goldens.sh"), str(tmp_path)],
+                          env={"PATH": "/usr/bin:/bin", "PYTHON": sys.executable}, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    stored = sorted(p.name for p in (repo / "tests" / "golden").iterdir() if p.name != "INDEX")
+    assert sorted(p.name for p in tmp_path.iterdir()) == stored
+    for name in stored:
+        assert (tmp_path / name).read_bytes() == (repo / "tests" / "golden" / name).read_bytes(), name
+    assert done.stdout.count("Wrote ") == len(stored)
