@@ -270,17 +270,21 @@ def test_playthrough_bad_options_exit_2(run, args, message):
 
 def test_regen_goldens_script_rewrites_exactly_the_stored_goldens(tmp_path):
     """scripts/regen_goldens.sh (reading tests/golden/INDEX through the CLI) writes what the golden
-    tests compare with: regenerated into another folder, every file equals the stored one."""
+    tests compare with: regenerated into another folder, a file equals the stored one byte for byte.
+    Two of the goldens (one per game) keep the test short; every entry takes the same path."""
     import subprocess
     import sys
     from pathlib import Path
     repo = Path(__file__).resolve().parent.parent
-    done = subprocess.run(["bash", str(repo / "scripts" / "regen_goldens.sh"), str(tmp_path)],
-                          env={"PATH": "/usr/bin:/bin", "PYTHON": sys.executable}, capture_output=True,
-                          text=True, timeout=300)
+    script = str(repo / "scripts" / "regen_goldens.sh")
+    env = {"PATH": "/usr/bin:/bin", "PYTHON": sys.executable}
+    names = ["the_capitals_2p_seed3.txt", "seven_wonders_duel_seed7.txt"]
+    done = subprocess.run(["bash", script, str(tmp_path), *names], env=env, capture_output=True, text=True,
+                          timeout=300)
     assert done.returncode == 0, done.stderr
-    stored = sorted(p.name for p in (repo / "tests" / "golden").iterdir() if p.name != "INDEX")
-    assert sorted(p.name for p in tmp_path.iterdir()) == stored
-    for name in stored:
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
+    for name in names:
         assert (tmp_path / name).read_bytes() == (repo / "tests" / "golden" / name).read_bytes(), name
-    assert done.stdout.count("Wrote ") == len(stored)
+    assert done.stdout.count("Wrote ") == 2
+    unknown = subprocess.run(["bash", script, str(tmp_path), "nope.txt"], env=env, capture_output=True, text=True)
+    assert unknown.returncode == 2 and "nope.txt is not listed in tests/golden/INDEX" in unknown.stderr
