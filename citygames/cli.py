@@ -509,5 +509,34 @@ def serve(host, port, db, bot_delay, bot_processes) -> None:
                 log_level="warning", timeout_graceful_shutdown=3)
 
 
+@main.command(context_settings=GAME_OPTIONS)
+@click.argument("game_id", metavar="GAME")
+@click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="the game's seed, also the seed that draws the actions")
+@click.option("--out", type=click.Path(dir_okay=False), help="write the playthrough here (default: print it)")
+@click.pass_context
+def playthrough(ctx, game_id, players, seed, out) -> None:
+    """Play GAME from SEED with seeded random actions and write every step: the seat to move, the
+    legal action ids with their texts, the action applied, the log events and each seat's
+    observation (the golden-test format; scripts/regen_goldens.sh rewrites tests/golden).
+
+    Extra --name[=value] arguments are game options.
+    """
+    from citygames.sim.playthrough import record_playthrough
+    game = load_cli_game(game_id, players, ctx.args)
+    recorded = record_playthrough(game, seed)
+    text = recorded.text()
+    if not out:
+        click.echo(text, nl=False)
+        return
+    try:
+        with open(out, "w", encoding="utf-8", newline="\n") as f:
+            f.write(text)
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {out}: {exc}") from None
+    click.echo(f"Wrote {out}: {len(recorded.steps) - 1} actions, {len(text.encode()):,} bytes")
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -232,3 +232,59 @@ def test_parse_game_options():
     assert parse_game_options(["--no-big-pile", "--num-players=4"], "toy") == {"big_pile": False, "num_players": "4"}
     assert parse_game_options(["--big-pile=false", "--last-bonus=-1"], "toy") == {"big_pile": "false", "last_bonus": "-1"}
     assert parse_game_options([], "toy") == {}
+
+
+# --- playthrough --------------------------------------------------------------------------
+def test_playthrough_prints_the_seeded_game_step_by_step(run):
+    from citygames.sim.playthrough import record_playthrough
+    result = run("playthrough", "toy", "--seed", 3)
+    assert result.exit_code == 0, result.output
+    assert result.output == record_playthrough(load_game("toy"), 3).text()
+    assert "== setup\n" in result.output and "== step 1: seat 0 to move\nlegal actions (4):\n" in result.output
+
+
+def test_playthrough_with_game_options_writes_a_file(run, tmp_path):
+    from citygames.sim.playthrough import record_playthrough
+    out = tmp_path / "toy.txt"
+    result = run("playthrough", "toy", "--players", 3, "--big-pile", "--seed", 4, "--out", out)
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert re.fullmatch(rf"Wrote {re.escape(str(out))}: \d+ actions, [\d,]+ bytes\n", result.output)
+    assert text == record_playthrough(load_game("toy", num_players=3, big_pile=True), 4).text()
+    assert "# Regenerate: citygames playthrough toy --seed 4 --players 3 --big-pile\n" in text
+
+
+@pytest.mark.parametrize("args, message", [
+    (["playthrough", "chess"], "unknown game 'chess'"),
+    (["playthrough", "toy", "--colour=red"], "unknown game option --colour"),
+    (["playthrough", "toy", "--players", "9"], "toy is for 2-4 players, got 9"),
+    (["playthrough", "toy", "--seed", "x"], "'x' is not a valid integer"),
+    (["playthrough", "toy", "--last-bonus=9"], "last_bonus must be between 0 and 5"),
+])
+def test_playthrough_bad_options_exit_2(run, args, message):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1 and message in errors[0], result.output
+
+
+def test_regen_goldens_script_rewrites_exactly_the_stored_goldens(tmp_path):
+    """scripts/regen_goldens.sh (reading tests/golden/INDEX through the CLI) writes what the golden
+    tests compare with: regenerated into another folder, a file equals the stored one byte for byte.
+    Two of the goldens (one per game) keep the test short; every entry takes the same path."""
+    import subprocess
+    import sys
+    from pathlib import Path
+    repo = Path(__file__).resolve().parent.parent
+    script = str(repo / "scripts" / "regen_goldens.sh")
+    env = {"PATH": "/usr/bin:/bin", "PYTHON": sys.executable}
+    names = ["the_capitals_2p_seed3.txt", "seven_wonders_duel_seed7.txt"]
+    done = subprocess.run(["bash", script, str(tmp_path), *names], env=env, capture_output=True, text=True,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names)
+    for name in names:
+        assert (tmp_path / name).read_bytes() == (repo / "tests" / "golden" / name).read_bytes(), name
+    assert done.stdout.count("Wrote ") == 2
+    unknown = subprocess.run(["bash", script, str(tmp_path), "nope.txt"], env=env, capture_output=True, text=True)
+    assert unknown.returncode == 2 and "nope.txt is not listed in tests/golden/INDEX" in unknown.stderr
