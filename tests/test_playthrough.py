@@ -205,13 +205,18 @@ def test_equal_texts_have_no_difference():
 
 def test_a_changed_action_text_in_a_copy_is_reported_at_its_step():
     stored = _stored("the_capitals_2p_seed3.txt")
-    step = stored.split("\n== step 40: ", 1)[1].split("\n== ", 1)[0]
-    line = step.split("legal actions (")[1].splitlines()[3]  # the third legal action
-    changed = stored.replace(step, step.replace(line, line + " (changed)", 1), 1)
+    blocks = stored.split("\n== ")
+    # the first step after step 30 with at least three legal actions
+    block = next(b for b in blocks[1:] if b.startswith("step ") and int(b.split(":")[0][5:]) > 30
+                 and int(b.split("legal actions (")[1].split(")")[0]) >= 3)
+    header, count = block.splitlines()[0], block.split("legal actions (")[1].split(")")[0]
+    line = block.split("legal actions (")[1].splitlines()[3]  # the third legal action
+    changed = stored.replace(block, block.replace(line, line + " (changed)", 1), 1)
     report = first_difference(stored, changed)
-    assert report.startswith("first difference: step 40: Green (seat 0) to move, under 'legal actions (5):'\n")
+    assert report.startswith(f"first difference: {header}, under 'legal actions ({count}):'\n")
     assert f"  stored:    {line}\n  generated: {line} (changed)\n" in report  # lines as written (indented)
-    assert "1 of 122 blocks differ (stored: 119 actions, generated: 119)" in report
+    actions = stored.count("\napplied: ")
+    assert f"1 of {len(blocks)} blocks differ (stored: {actions} actions, generated: {actions})" in report
     assert f"-{line}\n+{line} (changed)" in report
 
 
@@ -255,14 +260,14 @@ def test_a_changed_observation_is_caught_at_the_step_for_that_seat(monkeypatch):
 
     def observation(self, seat):
         obs = original(self, seat)
-        if seat == 1 and len(self.history) >= 57:  # from step 57 on, seat 1 sees one coin more
-            obs["players"][1]["money"] += 1
+        if seat == 1 and len(self.history) >= 57:  # from step 57 on, seat 1 is shown one key more
+            obs["players"][1]["tampered"] = True
         return obs
 
     monkeypatch.setattr(state_class, "observation", observation)
     report = first_difference(stored, record("the_capitals_2p_seed3.txt").text())
     assert re.match(r"first difference: step 57: \w+ \(seat \d\) to move, under 'observation, seat 1:'\n", report), report
-    assert re.search(r"(?m)^\+  players\[1\]\.money: \d+$", report)  # the diff of that step shows it
+    assert re.search(r"(?m)^\+  players\[1\]\.tampered: true$", report)  # the diff of that step shows it
 
 
 def test_a_changed_action_text_is_caught_at_the_first_step_offering_it(monkeypatch):
