@@ -22,7 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from citygames.bots import BOTS
 from citygames.core import GameOptionError, load_game, registered_games
-from citygames.core.registry import game_class
+from citygames.core.registry import game_info
 from citygames.core.records import replay as replay_record
 
 from .db import Repository, resolve_db_url
@@ -46,17 +46,11 @@ class ApiError(StarletteHTTPException):
     """An HTTP error answered as ``{"error": message}``."""
 
 
-def _game_info(game_id: str):
-    factory = game_class(game_id)
-    info = getattr(factory, "info", None)
-    return info if info is not None else load_game(game_id).info
-
-
 def _games_json() -> list[dict]:
     out = []
     for gid in registered_games():
         try:
-            info = _game_info(gid)
+            info = game_info(gid)
         except Exception:  # pragma: no cover - a broken or half-written game package must not take the lobby down
             log.warning("game %s cannot be loaded; left out of /api/games", gid, exc_info=True)
             continue
@@ -112,7 +106,7 @@ def _parse_table_request(body) -> tuple:
     seats_in = body.get("seats")
     if not isinstance(seats_in, list) or not seats_in:
         raise ApiError(422, "seats must be a non-empty list")
-    info = _game_info(game_id)
+    info = game_info(game_id)
     n = len(seats_in)
     if not info.min_players <= n <= info.max_players:
         raise ApiError(422, f"{info.name} is for {info.min_players}-{info.max_players} players, got {n} seats")
