@@ -26,7 +26,7 @@ from citygames.core.registry import game_info
 from citygames.core.records import replay as replay_record
 
 from .db import Repository, resolve_db_url
-from .tables import Connection, TableManager, event_json, summary, token_ok
+from .tables import Connection, TableManager, event_json, public_seat, summary, token_ok
 
 log = logging.getLogger("citygames.server")
 
@@ -89,6 +89,15 @@ def _clean_name(name, default: str) -> str:
     if len(name) > MAX_NAME:
         raise ApiError(422, f"a seat name may have at most {MAX_NAME} characters")
     return name or default
+
+
+def _seat_number(raw: str | None) -> int:
+    """The seat a ``?seat=`` query parameter names; -1 (no seat: every token check fails) when it
+    is missing or not a number."""
+    try:
+        return int(raw) if raw is not None else -1
+    except ValueError:
+        return -1
 
 
 def _parse_table_request(body) -> tuple:
@@ -212,11 +221,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
     async def table_page(request: Request, table_id: str, seat: str | None = None, token: str | None = None):
         _, data = await _stored(request, table_id)
         if seat is not None or token is not None:
-            try:
-                n = int(seat) if seat is not None else -1
-            except ValueError:
-                n = -1
-            if not token_ok(data, n, token):
+            if not token_ok(data, _seat_number(seat), token):
                 raise ApiError(403, "wrong seat or token")
         return _page("table.html", static)
 
@@ -255,10 +260,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         table, tokens = await manager(request).create(game, seats, seed)
         out = []
         for i, s in enumerate(seats):
-            d = {"seat": i, "kind": s["kind"], "name": s["name"]}
-            if s["kind"] == "bot":
-                d["bot"] = s["bot"]
-            else:
+            d = public_seat(i, s)
+            if s["kind"] != "bot":
                 d["token"] = tokens[i]
                 d["join_url"] = f"/table/{table.id}?seat={i}&token={tokens[i]}"
             out.append(d)
@@ -331,10 +334,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
             return
         seat = None
         if seat_raw is not None or token is not None:
-            try:
-                seat = int(seat_raw) if seat_raw is not None else -1
-            except ValueError:
-                seat = -1
+            seat = _seat_number(seat_raw)
             if not token or not table.check_token(seat, token):
                 await websocket.close(code=4403, reason="wrong seat or token")
                 return
