@@ -21,7 +21,7 @@ from citygames.bots import BOTS, make_bot
 from citygames.core import (Game, GameOptionError, IllegalActionError,
                             RecordError, State, load_game, load_record, registered_games, replay,
                             save_record)
-from citygames.core.registry import game_class
+from citygames.core.registry import game_info
 
 #: lets a command take game options as extra ``--name[=value]`` arguments
 GAME_OPTIONS = {"ignore_unknown_options": True, "allow_extra_args": True}
@@ -86,17 +86,13 @@ def parse_game_options(args: Sequence[str], game_id: str) -> dict:
 
 
 def game_class_info(game_id: str):
-    """The ``GameInfo`` of ``game_id``; ``click.UsageError`` if the game is unknown."""
+    """``registry.game_info(game_id)``, with an unknown or unloadable game as ``click.UsageError``."""
     try:
-        factory = game_class(game_id)
+        return game_info(game_id)
     except GameOptionError as exc:
         raise click.UsageError(str(exc)) from None
     except ImportError as exc:
         raise click.UsageError(f"game {game_id!r} cannot be loaded: {exc}") from None
-    info = getattr(factory, "info", None)
-    if info is None:  # a factory function: build a default instance to read its info
-        info = load_game(game_id).info
-    return info
 
 
 def load_cli_game(game_id: str, players: int | None, extra: Sequence[str]) -> Game:

@@ -6,7 +6,7 @@ import importlib
 from typing import Callable
 
 from .errors import GameOptionError
-from .game import Game
+from .game import Game, GameInfo
 
 _FACTORIES: dict[str, Callable[..., Game]] = {}
 #: game id -> module that registers it when imported
@@ -40,6 +40,20 @@ def _factory(game_id: str) -> Callable[..., Game]:
 def game_class(game_id: str):
     """The registered factory (usually the ``Game`` subclass) of ``game_id``."""
     return _factory(game_id)
+
+
+def game_info(game_id: str) -> GameInfo:
+    """The ``GameInfo`` of ``game_id``: name, player range, options with their defaults, flags.
+
+    Read from the registered factory's ``info`` without building a game; a factory without one
+    (a plain function) is called once with the default options to read it.
+
+    Raises:
+        GameOptionError: ``game_id`` is not a registered game (the message lists the known ones).
+        ImportError: the game's package cannot be imported.
+    """
+    info = getattr(_factory(game_id), "info", None)
+    return info if info is not None else load_game(game_id).info
 
 
 def load_game(game_id: str, **options) -> Game:

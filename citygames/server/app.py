@@ -22,11 +22,11 @@ from starlette.websockets import WebSocketDisconnect
 
 from citygames.bots import BOTS
 from citygames.core import GameOptionError, load_game, registered_games
-from citygames.core.registry import game_class
+from citygames.core.registry import game_info
 from citygames.core.records import replay as replay_record
 
 from .db import Repository, resolve_db_url
-from .tables import Connection, TableManager, event_json, summary, token_ok
+from .tables import Connection, TableManager, event_json, public_seat, summary, token_ok
 
 log = logging.getLogger("citygames.server")
 
@@ -46,17 +46,11 @@ class ApiError(StarletteHTTPException):
     """An HTTP error answered as ``{"error": message}``."""
 
 
-def _game_info(game_id: str):
-    factory = game_class(game_id)
-    info = getattr(factory, "info", None)
-    return info if info is not None else load_game(game_id).info
-
-
 def _games_json() -> list[dict]:
     out = []
     for gid in registered_games():
         try:
-            info = _game_info(gid)
+            info = game_info(gid)
         except Exception:  # pragma: no cover - a broken or half-written game package must not take the lobby down
             log.warning("game %s cannot be loaded; left out of /api/games", gid, exc_info=True)
             continue
@@ -97,6 +91,15 @@ def _clean_name(name, default: str) -> str:
     return name or default
 
 
+def _seat_number(raw: str | None) -> int:
+    """The seat a ``?seat=`` query parameter names; -1 (no seat: every token check fails) when it
+    is missing or not a number."""
+    try:
+        return int(raw) if raw is not None else -1
+    except ValueError:
+        return -1
+
+
 def _parse_table_request(body) -> tuple:
     """Check a ``POST /api/tables`` body; returns ``(game, seats, seed)``; ``ApiError`` 400/422."""
     if not isinstance(body, dict):
@@ -112,7 +115,7 @@ def _parse_table_request(body) -> tuple:
     seats_in = body.get("seats")
     if not isinstance(seats_in, list) or not seats_in:
         raise ApiError(422, "seats must be a non-empty list")
-    info = _game_info(game_id)
+    info = game_info(game_id)
     n = len(seats_in)
     if not info.min_players <= n <= info.max_players:
         raise ApiError(422, f"{info.name} is for {info.min_players}-{info.max_players} players, got {n} seats")
@@ -218,11 +221,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
     async def table_page(request: Request, table_id: str, seat: str | None = None, token: str | None = None):
         _, data = await _stored(request, table_id)
         if seat is not None or token is not None:
-            try:
-                n = int(seat) if seat is not None else -1
-            except ValueError:
-                n = -1
-            if not token_ok(data, n, token):
+            if not token_ok(data, _seat_number(seat), token):
                 raise ApiError(403, "wrong seat or token")
         return _page("table.html", static)
 
@@ -261,10 +260,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         table, tokens = await manager(request).create(game, seats, seed)
         out = []
         for i, s in enumerate(seats):
-            d = {"seat": i, "kind": s["kind"], "name": s["name"]}
-            if s["kind"] == "bot":
-                d["bot"] = s["bot"]
-            else:
+            d = public_seat(i, s)
+            if s["kind"] != "bot":
                 d["token"] = tokens[i]
                 d["join_url"] = f"/table/{table.id}?seat={i}&token={tokens[i]}"
             out.append(d)
@@ -337,10 +334,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
             return
         seat = None
         if seat_raw is not None or token is not None:
-            try:
-                seat = int(seat_raw) if seat_raw is not None else -1
-            except ValueError:
-                seat = -1
+            seat = _seat_number(seat_raw)
             if not token or not table.check_token(seat, token):
                 await websocket.close(code=4403, reason="wrong seat or token")
                 return

@@ -235,14 +235,18 @@ def token_ok(data: TableData, seat: int, token: str) -> bool:
     return bool(expected) and hmac.compare_digest(expected, hash_token(token))
 
 
+def public_seat(index: int, seat: dict) -> dict:
+    """What anyone may know of seat ``index`` (``seat``: ``{kind, name, bot?, ...}``):
+    ``{seat, kind, name}`` and, for a bot, ``bot``; never its token or token hash."""
+    d = {"seat": index, "kind": seat["kind"], "name": seat["name"]}
+    if seat["kind"] == "bot":
+        d["bot"] = seat["bot"]
+    return d
+
+
 def seats_public(data: TableData) -> list[dict]:
-    out = []
-    for s in data.seats:
-        d = {"seat": s["seat"], "kind": s["kind"], "name": s["name"]}
-        if s["kind"] == "bot":
-            d["bot"] = s["bot"]
-        out.append(d)
-    return out
+    """``public_seat`` of every seat of the table."""
+    return [public_seat(s["seat"], s) for s in data.seats]
 
 
 def summary(data: TableData) -> dict:
@@ -380,10 +384,8 @@ class TableManager:
         tokens: dict[int, str] = {}
         stored = []
         for i, s in enumerate(seats):
-            d = {"seat": i, "kind": s["kind"], "name": s["name"]}
-            if s["kind"] == "bot":
-                d["bot"] = s["bot"]
-            else:
+            d = public_seat(i, s)
+            if s["kind"] != "bot":
                 tokens[i] = secrets.token_urlsafe(24)
                 d["token_hash"] = hash_token(tokens[i])
             stored.append(d)
@@ -427,11 +429,12 @@ class TableManager:
         }
         return _dumps(msg)
 
-    def broadcast(self, table: Table) -> None:
-        """Queue a ``state`` message for every connection (one build per seat and log position)."""
+    def broadcast(self, table: Table, conns: list | None = None) -> None:
+        """Queue a ``state`` message for every connection in ``conns`` (default: all of the table's),
+        built once per seat and log position."""
         cache: dict[tuple, str] = {}
         n_log = len(table.state.log)
-        for conn in list(table.conns):
+        for conn in list(table.conns) if conns is None else conns:
             log_from = min(conn.log_pos, n_log)
             key = (conn.seat, log_from)
             text = cache.get(key)
@@ -449,7 +452,7 @@ class TableManager:
             conn.put(self.state_message(table, conn.seat, 0))
             if conn.seat is not None and conn.seat not in was:
                 others = [c for c in table.conns if c is not conn]
-                self._presence(table, others)
+                self.broadcast(table, others)  # a seat came: the others see it connected
 
     async def detach(self, table: Table, conn: Connection) -> None:
         conn.closed = True
@@ -458,18 +461,8 @@ class TableManager:
                 return
             table.conns.discard(conn)
             if conn.seat is not None and conn.seat not in table.connected_seats():
-                self._presence(table, list(table.conns))
+                self.broadcast(table)  # the seat's last socket went: the others see it gone
         self._maybe_evict(table)
-
-    def _presence(self, table: Table, conns: list) -> None:
-        n_log = len(table.state.log)
-        cache: dict = {}
-        for c in conns:
-            key = (c.seat, min(c.log_pos, n_log))
-            if key not in cache:
-                cache[key] = self.state_message(table, c.seat, key[1])
-            c.log_pos = n_log
-            c.put(cache[key])
 
     async def handle_message(self, table: Table, conn: Connection, raw: str | bytes) -> None:
         """One message from a client; every problem becomes an ``error`` to that client only."""

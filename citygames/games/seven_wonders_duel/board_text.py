@@ -16,10 +16,9 @@ sheet.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from rich.markup import escape
-from rich.text import Text
+
+from citygames.core.markup import Line, flow as _flow, m as _m, plural as _plural, wrap as _wrap
 
 from .components import COLORS, RESOURCES, SYMBOLS, components
 from .render import ROMAN, card_effect_text, cost_text, token_effect_text, wonder_effect_text
@@ -69,17 +68,6 @@ def short_name(card: int) -> str:
     return SHORT_NAMES.get(name, name)[:NAME]
 
 
-def _m(text: str, style: str | None = None) -> str:
-    """``text`` escaped, wrapped in ``style`` markup when given."""
-    text = escape(text)
-    return f"[{style}]{text}[/]" if style and text else text
-
-
-@lru_cache(maxsize=4096)
-def _plain_len(markup: str) -> int:
-    return Text.from_markup(markup).cell_len
-
-
 def _cstyle(color: str) -> str:
     return "bold " + COLOR_STYLE[color]
 
@@ -93,87 +81,14 @@ def _card(card: int, with_color: bool = True) -> str:
 
 
 def _coins(k: int) -> str:
-    return f"{k} coin{'s' if k != 1 else ''}"
+    return _plural(k, "coin")
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+class _Line(Line):
+    """A line of this board: a piece's leading and trailing spaces stay unstyled (lines rstrip cleanly)."""
 
-
-def _flow(parts: list[str], width: int, sep: str = " · ", indent: int = 4, first: str = "") -> list[str]:
-    """Join markup ``parts`` with ``sep`` into lines of at most ``width`` cells, breaking between
-    parts; the first line starts with ``first``, the others with ``indent`` spaces."""
-    lines: list[str] = []
-    cur, cur_w = first, _plain_len(first)
-    fresh = True
-    for part in parts:
-        w = _plain_len(part)
-        if not fresh and cur_w + len(sep) + w > width:
-            lines.append(cur + sep.rstrip())
-            cur, cur_w = " " * indent + part, indent + w
-        elif not fresh:
-            cur, cur_w = cur + sep + part, cur_w + len(sep) + w
-        else:
-            cur, cur_w = cur + part, cur_w + w
-        fresh = False
-    if cur.strip():
-        lines.append(cur)
-    return lines
-
-
-def _wrap(markup: str, width: int, indent: int = 4) -> list[str]:
-    """Wrap one markup line at spaces into lines of at most ``width`` cells (continuation lines
-    indented by ``indent``); styles carry over the breaks."""
-    text = Text.from_markup(markup)
-    plain = text.plain
-    cuts: list[int] = []
-    start, limit = 0, width
-    while len(plain) - start > limit:
-        cut = plain.rfind(" ", start + 1, start + limit + 1)
-        if cut <= start:
-            cut = start + limit
-        cuts.append(cut)
-        start = cut + 1 if plain[cut:cut + 1] == " " else cut
-        limit = width - indent
-    lines = []
-    for k, piece in enumerate(text.divide(cuts)):
-        if k:
-            piece = piece[1:] if piece.plain.startswith(" ") else piece
-            lines.append(" " * indent + piece.markup)
-        else:
-            lines.append(piece.markup)
-    return lines
-
-
-class _Line:
-    """A line built from styled pieces at given columns (plain width tracked for alignment)."""
-
-    __slots__ = ("parts", "width")
-
-    def __init__(self):
-        self.parts: list[str] = []
-        self.width = 0
-
-    def at(self, x: int) -> _Line:
-        if self.width < x:
-            self.parts.append(" " * (x - self.width))
-            self.width = x
-        return self
-
-    def add(self, text: str, style: str | None = None, width: int | None = None) -> _Line:
-        if width is not None:
-            text = text[:width]
-        core = text.strip(" ")
-        lead = len(text) - len(text.lstrip(" "))
-        trail = len(text) - lead - len(core)
-        self.parts.append(" " * lead + _m(core, style) + " " * trail)   # spaces unstyled: lines rstrip cleanly
-        self.width += Text(text).cell_len
-        if width is not None:
-            self.at(self.width + width - Text(text).cell_len)
-        return self
-
-    def __str__(self) -> str:
-        return "".join(self.parts).rstrip(" ")
+    __slots__ = ()
+    bare_spaces = True
 
 
 def compact_cost(card: int) -> str:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import textwrap
 
-from rich.markup import escape
+from citygames.core.markup import Line as _Line, flow, m as _m, plural as _plural
 
 from .components import components
 from .render import COLOR_STYLE, TYPE_STYLE, tile_effect_text
@@ -97,45 +97,6 @@ def short_name(tile) -> str:
     return _SHORT[tid]
 
 
-def _m(text: str, style: str | None = None) -> str:
-    """``text`` escaped, wrapped in ``style`` markup when given."""
-    text = escape(text)
-    return f"[{style}]{text}[/]" if style else text
-
-
-class _Line:
-    """A line built from styled pieces; tracks the plain width for alignment."""
-
-    __slots__ = ("parts", "width")
-
-    def __init__(self):
-        self.parts: list[str] = []
-        self.width = 0
-
-    def add(self, text: str, style: str | None = None, width: int | None = None, right: bool = False) -> "_Line":
-        if width is not None:
-            text = text[:width]
-            pad = " " * (width - len(text))
-        else:
-            pad = ""
-        if right and pad:
-            self.parts.append(pad)
-        self.parts.append(_m(text, style) if text else "")
-        if pad and not right:
-            self.parts.append(pad)
-        self.width += len(text) + len(pad)
-        return self
-
-    def pad_to(self, width: int) -> "_Line":
-        if self.width < width:
-            self.parts.append(" " * (width - self.width))
-            self.width = width
-        return self
-
-    def __str__(self) -> str:
-        return "".join(self.parts).rstrip(" ")
-
-
 def _color_style(color: str) -> str:
     return "bold " + COLOR_STYLE.get(color, "default")
 
@@ -151,38 +112,13 @@ def _seat_markup(obs: dict, p) -> str:
     return _m(_cname(color), _color_style(color))
 
 
-def _plain_len(markup: str) -> int:
-    from rich.text import Text
-    return Text.from_markup(markup).cell_len
-
-
-def _flow(parts: list[str], width: int, sep: str = " · ", indent: int = 2, style: str | None = None) -> list[str]:
-    """Join markup ``parts`` with ``sep`` into lines of at most ``width`` cells, breaking between
-    parts (continuation lines are indented); ``style`` wraps each part."""
-    lines: list[str] = []
-    cur, cur_w = "", 0
-    for part in parts:
-        if style:
-            part = f"[{style}]{part}[/]"
-        w = _plain_len(part)
-        if cur and cur_w + len(sep) + w > width:
-            lines.append(cur + sep.rstrip())
-            cur, cur_w = " " * indent + part, indent + w
-        elif cur:
-            cur, cur_w = cur + sep + part, cur_w + len(sep) + w
-        else:
-            cur, cur_w = part, w
-    if cur:
-        lines.append(cur)
-    return lines
-
-
 def _signed(v: int) -> str:
     return f"{v:+d}" if v else "0"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def _flow(parts: list[str], width: int, sep: str = " · ", style: str | None = None) -> list[str]:
+    """``flow`` with this board's continuation indent (2 spaces)."""
+    return flow(parts, width, sep, indent=2, style=style)
 
 
 # --- sections -----------------------------------------------------------------------------------
@@ -359,7 +295,7 @@ def _tracks(obs: dict, width: int) -> list[str]:
         ln.add(label, _color_style(color))
         if p == hc:
             ln.add(" " + STAR, "bold yellow")
-        ln.pad_to(widths["Player"])
+        ln.at(widths["Player"])
 
         def cell(text, name, style=None):
             ln.add(text, style, widths[name], right=True)

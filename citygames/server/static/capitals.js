@@ -16,7 +16,7 @@
 // recent, seatColors, prompt, describe, status, panels (the World Expo results), logClass, scoring.
 
 import { cap, h, swatch } from "./app.js";
-import { el, fitText as svgFit, txt, wrap as svgWrap } from "./svg.js";
+import { el, fitText as svgFit, makeClickable as clickable, txt, wrap as svgWrap } from "./svg.js";
 
 
 export const PLAYER_COLORS = {
@@ -133,26 +133,9 @@ export function tileTipHTML(tile, extra) {
 
 // ---- clickable elements ---------------------------------------------------------------------
 
+// penalty and cost stay readable on the element (data-penalty, data-cost); a click hides the tooltip
 function makeClickable(node, action, ctx) {
-  if (!action || !ctx.onAction) return false;
-  node.classList.add("legal");
-  node.setAttribute("data-action", action.id);
-  node.setAttribute("data-kind", action.kind);
-  if (action.penalty !== undefined) node.setAttribute("data-penalty", action.penalty);
-  if (action.cost !== undefined) node.setAttribute("data-cost", action.cost);
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("role", "button");
-  node.setAttribute("aria-label", action.text || action.kind);
-  const fire = (e) => {
-    e.preventDefault();
-    e.stopPropagation();
-    hideTip();
-    ctx.onAction(action.id, action);
-  };
-  node.addEventListener("click", fire);
-  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") fire(e); });
-  ctx.drawn.add(action.id);
-  return true;
+  return clickable(node, action, ctx, { data: ["penalty", "cost"], before: hideTip });
 }
 
 // ---- defs -----------------------------------------------------------------------------------

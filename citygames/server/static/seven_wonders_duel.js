@@ -23,7 +23,7 @@
 // structure's accessible cards, which only open the menu, carry class "pick" and data-card.
 
 import { cap } from "./app.js";
-import { el, fitText, txt, wrap } from "./svg.js";
+import { button, el, fitText, makeClickable as clickable, txt, wrap } from "./svg.js";
 
 
 const W = 1040;             // logical width of the board
@@ -285,25 +285,9 @@ function defs(svg) {
 
 // ---- clickable elements ---------------------------------------------------------------------
 
+// the price stays readable on the element (data-price); a click closes the card menu
 function makeClickable(node, action, ctx) {
-  if (!action || !ctx.onAction) return false;
-  node.classList.add("legal");
-  node.setAttribute("data-action", action.id);
-  node.setAttribute("data-kind", action.kind);
-  if (action.price !== undefined) node.setAttribute("data-price", action.price);
-  node.setAttribute("tabindex", "0");
-  node.setAttribute("role", "button");
-  node.setAttribute("aria-label", action.text || action.kind);
-  const fire = (e) => {
-    e.preventDefault();
-    e.stopPropagation();
-    closeMenu();
-    ctx.onAction(action.id, action);
-  };
-  node.addEventListener("click", fire);
-  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") fire(e); });
-  ctx.drawn.add(action.id);
-  return true;
+  return clickable(node, action, ctx, { data: ["price"], before: closeMenu });
 }
 
 function hl(parent, x, y, w, h, rx = 6) {
@@ -690,14 +674,9 @@ function drawStructure(g, ctx) {
     if (s.accessible && myTurn && acts.length) {
       sg.classList.add("legal", "pick");
       sg.setAttribute("data-kind", "card");
-      sg.setAttribute("tabindex", "0");
-      sg.setAttribute("role", "button");
-      sg.setAttribute("aria-label", `${card.name}: choose what to do with it`);
+      button(sg, `${card.name}: choose what to do with it`, () => openMenu(ctx, s, x, y));
       hl(sg, x, y, CW, CH, 7);
       if (pr) priceBadge(sg, x + CW - 4, y + CH - 6, pr, acts);
-      const open = (e) => { e.preventDefault(); e.stopPropagation(); openMenu(ctx, s, x, y); };
-      sg.addEventListener("click", open);
-      sg.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") open(e); });
       for (const a of acts) ctx.drawn.add(a.id);
     } else if (s.accessible) {
       el("rect", { x: x - 1, y: y - 1, width: CW + 2, height: CH + 2, rx: 6, fill: "none", stroke: "#fff8dc", "stroke-width": 2 }, sg);

@@ -1,4 +1,5 @@
-// Small SVG drawing helpers shared by the game renderer modules (capitals.js, seven_wonders_duel.js).
+// Small SVG drawing helpers shared by the game renderer modules (capitals.js, seven_wonders_duel.js):
+// elements, fitted and wrapped text, and clickable elements for legal actions.
 
 export const NS = "http://www.w3.org/2000/svg";
 
@@ -52,4 +53,44 @@ export function wrap(s, maxW, size, maxLines, charW = 0.5, ellipsis = true) {
   const head = lines.slice(0, maxLines - 1);
   head.push(ellipsis ? lines[maxLines - 1].replace(/\s*\S*$/, "") + " …" : lines.slice(maxLines - 1).join(" "));
   return head;
+}
+
+/**
+ * Make `node` a button for mouse and keyboard: focusable (tabindex 0), role "button" with the
+ * accessible name `label`; a click, Enter or Space calls `fn(event)` after preventDefault and
+ * stopPropagation (so the board behind it sees nothing).
+ */
+export function button(node, label, fn) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  const fire = (e) => {
+    e.preventDefault();
+    e.stopPropagation();
+    fn(e);
+  };
+  node.addEventListener("click", fire);
+  node.addEventListener("keydown", (e) => { if (e.key === "Enter" || e.key === " ") fire(e); });
+}
+
+/**
+ * Draw `node` as the place of the legal `action` (the games.js convention the keyboard and the
+ * end-to-end tests rely on): class "legal", data-action, data-kind, and data-<key> for each of
+ * `data` the action carries (e.g. ["cost"]); a button (see `button`) that calls `before()` (e.g.
+ * hide a tooltip) then `ctx.onAction(action.id, action)`. The action id goes into `ctx.drawn`
+ * (the actions the page need not show as buttons). Does nothing and returns false when there is
+ * no action or no `ctx.onAction` (not this seat's turn, a spectator, a replay); else true.
+ */
+export function makeClickable(node, action, ctx, { data = [], before = null } = {}) {
+  if (!action || !ctx.onAction) return false;
+  node.classList.add("legal");
+  node.setAttribute("data-action", action.id);
+  node.setAttribute("data-kind", action.kind);
+  for (const k of data) if (action[k] !== undefined) node.setAttribute(`data-${k}`, action[k]);
+  button(node, action.text || action.kind, () => {
+    if (before) before();
+    ctx.onAction(action.id, action);
+  });
+  ctx.drawn.add(action.id);
+  return true;
 }
