@@ -287,11 +287,15 @@ class FlatState(State, metaclass=_FlatStateMeta):
 
         The list is shared with later calls until the next action: do not change it.
         """
-        if self.is_terminal() or (player is not None and player != self.player):
-            return []
         legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
+        if legal is None:   # (a cached list exists only before the end)
+            if self.is_terminal():
+                return []
+            rules = self.RULES
+            legal = self._legal = (rules.steps[self.step].legal(self) if rules is not None
+                                   else self._compute_legal())
+        if player is not None and player != self.player:
+            return []
         return legal
 
     def apply_action(self, action) -> None:
@@ -302,22 +306,30 @@ class FlatState(State, metaclass=_FlatStateMeta):
                 state is unchanged.
         """
         a = self._as_action(action)
-        if self.is_terminal():
-            raise IllegalActionError("the game is over", a)
-        if a not in self.legal_actions():
+        legal = self._legal
+        if legal is None:
+            if self.is_terminal():
+                raise IllegalActionError("the game is over", a)
+            legal = self.legal_actions()
+        if a not in legal:
             raise IllegalActionError(self._why_illegal(a), a)
         self._legal = None
         self.history.append(a.id)
-        self._apply(a)
+        rules = self.RULES
+        if rules is None:
+            self._apply(a)
+            return
+        rules.steps[self.step].handlers[a.kind](self, a.arg)
+        rules.advance(self)
 
-    def _compute_legal(self) -> list:
-        return self.RULES.legal(self)
+    def _compute_legal(self) -> list:  # pragma: no cover - a game without RULES implements it
+        raise NotImplementedError
 
     def _why_illegal(self, action) -> str:
         return self.RULES.why_illegal(self, action)
 
-    def _apply(self, action) -> None:
-        self.RULES.apply(self, action)
+    def _apply(self, action) -> None:  # pragma: no cover - a game without RULES implements it
+        raise NotImplementedError
 
     @classmethod
     def describe_fields(cls) -> list[tuple[str, str, str]]:

@@ -87,17 +87,21 @@ class PhaseMachine:
         interrupt: optional ``interrupt(state) -> bool`` run before the phase at each automatic
             step; it returns True when it did something (set a decision or changed the state), and
             the machine then looks again.
+        end_phase: the phase index that means the game is over, if there is one (faster than asking
+            ``state.is_terminal()`` at each automatic step).
 
     Raises:
         ValueError: entry ``NO_DECISION`` of ``steps`` is not ``None``.
     """
 
-    def __init__(self, steps: Sequence[Step | None], phases: Sequence[Phase], interrupt: Callable | None = None):
+    def __init__(self, steps: Sequence[Step | None], phases: Sequence[Phase], interrupt: Callable | None = None,
+                 end_phase: int | None = None):
         if steps[NO_DECISION] is not None:
             raise ValueError("step 0 is NO_DECISION and must be None")
         self.steps = tuple(steps)
         self.phases = tuple(phases)
         self.interrupt = interrupt
+        self.end_phase = end_phase
         self.step_index = {s.key: i for i, s in enumerate(self.steps) if s is not None}
         self.phase_index = {p.key: i for i, p in enumerate(self.phases)}
 
@@ -115,7 +119,10 @@ class PhaseMachine:
         """Run automatic work until a decision is pending or the game is over."""
         phases = self.phases
         interrupt = self.interrupt
-        while state.step == NO_DECISION and not state.is_terminal():
+        end = self.end_phase
+        while state.step == NO_DECISION:
+            if state.phase == end if end is not None else state.is_terminal():
+                return
             if interrupt is not None and interrupt(state):
                 continue
             phases[state.phase].run(state)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from citygames.core.phases import NO_DECISION
 
+from . import executive
 from .components import CUBES, CULTURE, EMP, LAKE, LEVEL, MONEY, NT, NTYPES, POP, PS
 from .steps import P_BUILDING, P_TOURISM, S_PLACE, S_TAKE
 from .tracks import C_PLACEMENT, C_TILES, best_order, changes, gain, pay, prestige, snapshot
@@ -188,8 +189,7 @@ def build(s, p: int, tile_idx: int, slot: int) -> None:
     if tile.extra_build:
         s.extra_build_due = True
     if tile.imm_free_adjacent:
-        from .executive import offer_free_activation
-        offer_free_activation(s, p, slot)
+        executive.offer_free_activation(s, p, slot)
 
 
 # --- decisions ----------------------------------------------------------------------------------

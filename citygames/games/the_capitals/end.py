@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from citygames.core.phases import NO_DECISION
 
+from . import building, executive, scoring
 from .components import CULTURE, CUBES, EMP, LEVEL, MONEY, POP, PRESTIGE, PS
 from .steps import P_EXPO, P_FINAL, S_EFFECT
 from .tracks import C_END_TILES, best_order, changes, gain, pay, snapshot
@@ -77,21 +78,18 @@ def resolve(s, p: int, slot: int, stage: str) -> None:
     before = snapshot(s, p)
     acc = list(flat)
     if area:
-        from .building import count_area
         for eff in area:
-            k = count_area(s, p, slot, tile, eff.adjacent, eff.match)
+            k = building.count_area(s, p, slot, tile, eff.adjacent, eff.match)
             acc.extend((tr, amt * k) for tr, amt in eff.gains if k)
     if cond:
-        from .building import conditional_gains
-        acc.extend(conditional_gains(s, p, cond))
+        acc.extend(building.conditional_gains(s, p, cond))
     if acc:
         gain(s, p, best_order(acc), C_END_TILES, set())
     moved = changes(s, p, before)
     if moved:
         s.event("before_expo" if stage == BEFORE_EXPO else "end_effect", p, tile=tile.id, slot=slot, changes=moved)
     if free:
-        from .executive import offer_free_activation
-        offer_free_activation(s, p, slot)
+        executive.offer_free_activation(s, p, slot)
 
 
 def _resolve_pending(s, p: int, stage: str) -> None:
@@ -185,10 +183,9 @@ def begin_final_scoring(s) -> None:
 def run_final_scoring(s) -> None:
     """Each city in initiative order resolves its end-game effects and converts what it holds; then
     the game is over."""
-    from .scoring import convert, finish
     if s.turn < s.n:
         if _seat_effects(s, END_OF_GAME):
-            convert(s, s.order[s.turn])
+            scoring.convert(s, s.order[s.turn])
             s.turn += 1
         return
-    finish(s)
+    scoring.finish(s)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from citygames.core.phases import NO_DECISION
 
+from . import administration, building
 from .components import CUBES, NT, TRACK_NAMES
 from .steps import P_PRE_EXPO, S_ACTIVATE, S_FREE, S_PAY, S_REWARD
 from .tracks import C_TILES, best_order, can_lose, changes, gain, snapshot
@@ -99,9 +100,8 @@ def activate_effect(s, p: int, slot: int, free: bool, paid_cubes: int = 0) -> No
     loans = 0
     if tile.act_cost:
         loans += gain(s, p, [(tr, -amt) for tr, amt in tile.act_cost], C_TILES, fired)
-    from .building import conditional_gains
     acc = list(tile.act_gain)
-    acc.extend(conditional_gains(s, p, tile.act_cond))
+    acc.extend(building.conditional_gains(s, p, tile.act_cond))
     if not free or c.free_act_triggers_permanents:
         city = s.city[p]
         for q in s.game.neighbours[slot]:
@@ -173,7 +173,9 @@ def legal_pay(s) -> list:
     g = s.game
     table = g.action_space.table
     p = s.player
-    out = [table[g.off["tourist"] + s.tourist_color(k)] for k in usable_tourists(s, p, s.pending_slot)]
+    off = g.off["tourist"]
+    neutral = s.c.neutral_color
+    out = [table[off + (k if k < s.n else neutral)] for k in usable_tourists(s, p, s.pending_slot)]
     if s.tracks[p * NT + CUBES] >= s.cubes_due:
         out.append(table[g.off["pay_cubes"]])
     return out
@@ -287,23 +289,25 @@ def _close_turn(s) -> None:
 def run(s) -> None:
     """Each player in turn order activates until it ends or can do nothing more; after the last
     player, the administration phase (round 12: the effects before the last World Expo)."""
-    if s.executive_started:
-        if s.activations_left > 0 and any_activatable(s, s.player):
-            s.step = S_ACTIVATE
-        else:
-            end_activations(s)
-        return
-    if s.turn < s.n:
+    if not s.executive_started:
+        if s.turn >= s.n:
+            _end_phase(s)
+            return
         p = s.order[s.turn]
         s.player = p
         s.executive_started = True
         s.activations_made = 0
         s.activations_left = s.c.plants[s.plant[p]].activations + (s.c.hc_extra if p == s.highest_culture else 0)
-        return
+    if s.activations_left > 0 and any_activatable(s, s.player):
+        s.step = S_ACTIVATE
+    else:
+        end_activations(s)
+
+
+def _end_phase(s) -> None:
     s.turn = 0
     if s.round >= s.c.rounds:
         s.phase = P_PRE_EXPO
         s.effects_gathered = False
         return
-    from .administration import begin
-    begin(s)
+    administration.begin(s)

@@ -10,6 +10,7 @@ tourists stay. After the last Expo the game ends (``end.py``).
 
 from __future__ import annotations
 
+from . import administration, end
 from .components import EMP, MONEY, NT, POP, PROG, PS
 from .tracks import C_EXPO_EMP, C_EXPO_PS, C_EXPO_UNEMP, C_TILES, gain, prestige
 
@@ -59,8 +60,6 @@ def run(s) -> None:
         return
     clear_cubes(s)
     if s.round >= s.c.rounds:
-        from .end import begin_final_scoring
-        begin_final_scoring(s)
+        end.begin_final_scoring(s)
         return
-    from .administration import next_round
-    next_round(s)
+    administration.next_round(s)

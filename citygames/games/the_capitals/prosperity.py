@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from citygames.core.phases import NO_DECISION
 
+from . import administration
 from .building import frontier, triggered_construction
 from .components import MONEY, NT, NTYPES, TRACK_INDEX, TRACK_NAMES, TYPE_NAMES
 from .steps import S_LAKE, S_PLACE, S_PROSPERITY, S_TAKE
@@ -181,5 +182,4 @@ def run(s) -> None:
         s.prosperity_started = True
         s.step = S_PROSPERITY
         return
-    from .administration import after_admin
-    after_admin(s)
+    administration.after_admin(s)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from citygames.core.rng import Rng
 
+from . import administration
 from .components import CUBES, CULTURE, LEVEL, MONEY, NT, NTYPES, PROG
 from .steps import P_BUILDING, S_NONE
 from .tracks import NCAT
@@ -109,5 +110,4 @@ def setup(s, game, seed: int) -> None:
         s.tracks[p * NT + MONEY] -= c.init_cost[s.initiative[p]]
     s.event("setup", None, order=list(seats), paid=[c.init_cost[s.initiative[p]] for p in range(n)])
     s.projects = [[], [], []]
-    from .administration import refill
-    refill(s, 1)
+    administration.refill(s, 1)

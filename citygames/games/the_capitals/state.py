@@ -130,7 +130,7 @@ class CapitalsState(FlatState):
         "effects_gathered": Value("end of the game: whether ``pending_effects`` holds the seat at ``turn``"),
     }
 
-    RULES = PhaseMachine(_steps(), _phases(), interrupt=power_plants.settle_owed)
+    RULES = PhaseMachine(_steps(), _phases(), interrupt=power_plants.settle_owed, end_phase=P_END)
 
     @classmethod
     def new(cls, game, seed: int) -> "CapitalsState":
