@@ -251,6 +251,7 @@ def end_activations(s, arg: int = 0) -> None:
     rewards = s.c.no_activation_rewards
     if s.activations_made == 0 and rewards:
         if len(rewards) > 1:
+            s.activations_left = 0
             s.step = S_REWARD
             return
         _give_reward(s, p, 0)

@@ -10,7 +10,8 @@
 // tile in the projects area), place (an empty slot, showing its penalty), activate / free_activate
 // (a tile, showing its cost), initiative (a space on the initiative track), move_token (a corner).
 // renderCapitals returns the legal actions that have no place on the board (pay_cubes, tourist,
-// end_activations, upgrade, decline) so the page can show them as buttons.
+// end_activations, upgrade, decline, no_activation_reward, resolve_effect, ...) so the page can show
+// them as buttons.
 //
 // This module is The Capitals' view for the pages (see games.js for the interface): render,
 // recent, seatColors, prompt, describe, status, panels (the World Expo results), logClass, scoring.
@@ -856,6 +857,8 @@ const STEP_PROMPTS = {
   "move the construction token?": "All 4 slots around a construction token are full: click a highlighted corner to move it, or leave it.",
   "build a prosperity tile or a Lake": "Prosperity round: build one of your prosperity tiles whose requirement you meet, or reveal one and build it as a Lake (+2 energy cubes).",
   "choose where to build the Lake": "Choose where to build the Lake: any empty slot next to your city, no placement rules.",
+  "choose the reward for making no activation": "You made no activation this phase: choose your reward.",
+  "choose which end-game effect to resolve next": "Your end-game effects change each other's result: choose which one resolves first.",
 };
 
 /** games.js `prompt`: what to do at this step. */
