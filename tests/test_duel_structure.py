@@ -28,7 +28,10 @@ NCARDS = len(C.cards)
 #: a copy of shared/reference/seven_wonders_duel_cards.json kept with the tests (CI has no shared folder);
 #: test_reference_copy_is_current checks it against the original when that is present
 REF = Path(__file__).resolve().parent / "data" / "seven_wonders_duel_cards.json"
-SHARED_REF = Path(__file__).resolve().parents[2] / "shared" / "reference" / "seven_wonders_duel_cards.json"
+#: the shared original, found in a folder above this checkout (a worktree sits deeper than the main checkout)
+SHARED_REF = next((d / "shared" / "reference" / "seven_wonders_duel_cards.json"
+                   for d in Path(__file__).resolve().parents if (d / "shared" / "reference").is_dir()),
+                  Path("/nonexistent"))
 LAYOUTS = json.loads(REF.read_text(encoding="utf-8"))["layouts"]
 
 
