@@ -831,15 +831,14 @@ def test_lighthouse_counts_itself():
 
 
 @pytest.mark.parametrize("name,mine,theirs,gain", [
-    ("Chamber of Commerce", ["Glassworks", "Press"], ["Glassblower", "Drying Room", "Glassworks"], 6),
+    # 4 grey cards exist: 1 own against 3 (the old vector, 2 against 3, had a Glassworks in both cities)
+    ("Chamber of Commerce", ["Press"], ["Glassworks", "Glassblower", "Drying Room"], 3),
     ("Port", ["Lumber Yard", "Quarry", "Clay Pool"], ["Sawmill", "Brickyard", "Shelf Quarry", "Stone Pit"], 6),
     ("Armory", ["Guard Tower", "Walls"], ["Stable", "Garrison", "Palisade"], 2),
 ])
 def test_age_iii_yellow_cards_count_the_own_city(name, mine, theirs, gain):
     """P19 (BGA, IND, DFO, FRO): when built, Chamber of Commerce 3 per own grey card, Port 2 per own brown card,
     Armory 1 per own red card - the opponent's cards do not count; each is worth 3 VP."""
-    if name == "Chamber of Commerce":   # one Glassworks exists: the opponent's grey cards are the other two
-        theirs = ["Glassblower", "Drying Room"]
     s = state(age=3, coins=(40, 7), city=(mine, theirs), accessible=[name])
     price = s.card_price(0, card(name))
     construct(s, name)

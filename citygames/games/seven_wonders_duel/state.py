@@ -120,11 +120,12 @@ class DuelState(FlatState):
         "age_decks": Frozen("per age (index 1-3; index 0 unused), the 20 cards its structure will be dealt, "
                             "in slot order; emptied when the age begins (its cards are then in structure)"),
         "removed_cards": Frozen("per age (index 1-3; index 0 unused), the cards removed unseen at setup "
-                                "(3, sorted; never part of the discard pile)"),
+                                "(3 in a dealt game, sorted; never part of the discard pile)"),
         "guild_box": Frozen("the guilds not shuffled into Age III (4, sorted), never seen"),
         "structure": List("the current age's structure: per slot (0-19, row by row from row 1, the row reached "
                           "last), the card there, or -1 once taken; all -1 during the draft"),
-        "face_up": List("per slot, whether its card is face up (a taken slot keeps its last value)"),
+        "face_up": List("per slot, whether its card is face up (a taken slot stays face up: only accessible "
+                        "cards are taken)"),
         "cards_taken": Value("cards taken from the current structure, 0-20"),
         "coins": List("per seat, its coins (>= 0)"),
         "city": Lists("per seat, the cards it has constructed, in build order (not the tucked ones)", length=2),
