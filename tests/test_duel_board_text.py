@@ -19,6 +19,10 @@ from rich.cells import cell_len
 from rich.console import Console
 from rich.text import Text
 
+from duel_helpers import card as card_id
+from duel_helpers import construct, phase, slots
+from duel_helpers import state as position_state
+
 import citygames
 from citygames.core import Rng
 from citygames.games.seven_wonders_duel.board_text import (ACCESS, BACK, CATEGORY_LABEL, CELL, GUILD_BACK, HALF, LABEL,
@@ -233,10 +237,10 @@ def check_no_leak(state, seat, text: str) -> None:
     leaked = named_cards(text) & hidden
     assert not leaked, [state.c.cards[x].name for x in leaked]
     # the Great Library's draw: its builder only
-    if state.phase == 3 and seat != state.player:   # PH_LIBRARY
+    if phase(state) == "library" and seat != state.current_player():
         assert "drawn by the Great Library; only you see them" not in text
         public = set(obs["progress_board"]) | {t for pl in obs["players"] for t in pl["tokens"]}
-        for t in state.ldraw:
+        for t in state.observation(state.current_player())["library_draw"]:
             if t not in public:
                 assert not _word(state.c.tokens[t].name).search(text), state.c.tokens[t].name
 
@@ -325,6 +329,10 @@ def test_resampled_hidden_cards_do_not_change_the_board():
 
 
 # --- particular positions --------------------------------------------------------------------------
+def age(s) -> int:
+    return s.observation(None)["age"]
+
+
 def play_until(state, rng, pred):
     while not state.is_terminal() and not pred(state):
         state.apply_action(rng.choice(state.legal_actions()))
@@ -335,7 +343,7 @@ def test_age_one_shape_and_backs():
     g = game()
     state = g.new_initial_state(seed=2)
     rng = Rng(2)
-    play_until(state, rng, lambda s: s.age == 1)
+    play_until(state, rng, lambda s: age(s) == 1)
     text = plain(render_text(state, 0))
     rows = structure_rows(text, state.observation(0))
     assert sorted(rows) == [1, 2, 3, 4, 5]
@@ -360,11 +368,12 @@ def test_age_three_guild_backs_and_shape():
     for seed in range(20):
         state = g.new_initial_state(seed=seed)
         rng = Rng(seed)
-        play_until(state, rng, lambda s: s.age == 3)
+        play_until(state, rng, lambda s: age(s) == 3)
         if state.is_terminal():
             continue
-        hidden_guilds = [i for i in range(20) if state.slot[i] >= 0 and not state.up[i]
-                         and state.c.cards[state.slot[i]].guild]
+        table = slots(state)   # the full position: face-down identities included
+        face_down = [i for i in range(20) if table[i][0] is not None and not table[i][1]]
+        hidden_guilds = [i for i in face_down if state.c.cards[card_id(table[i][0])].guild]
         if not hidden_guilds:
             continue
         obs = state.observation(1)
@@ -373,31 +382,20 @@ def test_age_three_guild_backs_and_shape():
         assert sorted(rows) == list(range(1, 8))
         backs = "".join(ln for r in rows.values() for ln in r[:1])
         assert backs.count(GUILD_BACK) == len(hidden_guilds)
-        assert backs.count(BACK) == sum(1 for i in range(20) if state.slot[i] >= 0 and not state.up[i]) - len(
-            hidden_guilds)
-        assert not named_cards(text) & {state.slot[i] for i in hidden_guilds}   # the guilds stay hidden
+        assert backs.count(BACK) == len(face_down) - len(hidden_guilds)
+        assert not named_cards(text) & {card_id(table[i][0]) for i in hidden_guilds}   # the guilds stay hidden
         return
     pytest.fail("no Age III with a face-down guild in 20 seeds")
 
 
 def test_prices_for_the_player_to_move_and_chain():
-    g = game()
-    for seed in range(40):
-        state = g.new_initial_state(seed=seed)
-        rng = Rng(seed)
-        play_until(state, rng, lambda s: s.phase == 1 and any(s.c.cards[x].chain_from >= 0
-                                                              for x in s.accessible_cards()))
-        if not state.is_terminal():
-            break
+    """A player with no coins: the prices of the accessible cards, the Aqueduct free through the Baths' chain."""
+    state = position_state(age=2, player=1, coins=(7, 0), city=([], ["Baths", "Lumber Yard"]),
+                           accessible=["Aqueduct", "Horse Breeders"], spare=2)
     c = state.c
-    p = state.player
+    p = state.current_player()
     name = state.game.seat_name(p)
-    target = next(x for x in state.accessible_cards() if c.cards[x].chain_from >= 0)
-    giver = next(cd.idx for cd in c.cards if cd.chain_to == c.cards[target].chain_from)
-    if giver not in state.city[p]:
-        state._gain_card(p, giver, chained=False)
-    state.coins[p] = 0
-    state._legal = None
+    target = card_id("Aqueduct")
     text = plain(render_text(state, None))
     check_prices(text, state.observation(None))
     assert f"prices for {name}, who has 0 coins" in text
@@ -416,12 +414,8 @@ def test_prices_for_the_player_to_move_and_chain():
 
 
 def test_conflict_track_and_tokens():
-    g = game()
-    state = g.new_initial_state(seed=6)
-    rng = Rng(6)
-    play_until(state, rng, lambda s: s.age == 1 and s.phase == 1)
-    state._military(0, 4)   # North 4 shields: the pawn enters South's 3-5 zone, South's 2-coin token goes
-    state._legal = None
+    # North's 4 shields took the pawn into South's 3-5 zone: South's 2-coin token is gone
+    state = position_state(age=1, pawn=4)
     text = plain(render_text(state, 1))
     check_conflict(text, state.observation(1))
     assert "the pawn is 4 spaces toward South's capital: North is ahead (5 military VP)" in text
@@ -450,11 +444,11 @@ def test_library_draw_only_for_its_builder():
     for seed in range(60):
         state = g.new_initial_state(seed=seed)
         rng = Rng(seed)
-        play_until(state, rng, lambda s: s.phase == 3)
+        play_until(state, rng, lambda s: phase(s) == "library")
         if state.is_terminal():
             continue
-        builder = state.player
-        names = [state.c.tokens[t].name for t in state.ldraw]
+        builder = state.current_player()
+        names = [state.c.tokens[t].name for t in state.observation(builder)["library_draw"]]
         mine = plain(render_text(state, builder))
         assert "drawn by the Great Library; only you see them" in mine
         for n in names:
@@ -479,7 +473,7 @@ def test_console_print_matches_plain_text():
     g = game()
     state = g.new_initial_state(seed=9)
     rng = Rng(9)
-    play_until(state, rng, lambda s: s.age == 2 and s.phase == 1)
+    play_until(state, rng, lambda s: age(s) == 2 and phase(s) == "play")
     text = check_board(state, 0)
     buf = io.StringIO()
     Console(file=buf, width=120, color_system=None).print(g.render_text(state, 0))
@@ -488,21 +482,11 @@ def test_console_print_matches_plain_text():
 
 def test_science_supremacy_result():
     g = game()
-    state = g.new_initial_state(seed=8)
-    rng = Rng(8)
-    play_until(state, rng, lambda s: s.phase == 1)
-    c = state.c
-    p = state.player
-    for name in ("Workshop", "Apothecary", "Scriptorium", "Pharmacist", "Academy", "University"):
-        x = c.card_by_name[name]
-        for q in (0, 1):   # take it out of wherever it is, so the position stays a legal one
-            if x in state.city[q]:
-                state.city[q].remove(x)
-        if x in state.slot:
-            state.slot[state.slot.index(x)] = -1
-        if x in state.discard:
-            state.discard.remove(x)
-        state._gain_card(p, x, chained=False)
+    greens = ["Workshop", "Apothecary", "Scriptorium", "Pharmacist", "Academy"]
+    state = position_state(age=3, player=1, coins=(7, 20), city=([], greens + ["Press", "Glassworks", "Clay Pool"]),
+                           accessible=["University"])
+    p = 1
+    construct(state, "University")     # the sixth different symbol
     assert state.is_terminal()
     for seat in (None, 0, 1):
         text = check_board(state, seat)
@@ -514,11 +498,11 @@ def test_leak_check_catches_a_shown_face_down_card():
     """The leak check itself: a board that drew a face-down card face up would fail it."""
     g = game()
     state = g.new_initial_state(seed=3)
-    play_until(state, Rng(3), lambda s: s.age == 1)
-    i = next(i for i in range(20) if not state.up[i])
+    play_until(state, Rng(3), lambda s: age(s) == 1)
+    i, (name, _) = next((i, x) for i, x in enumerate(slots(state)) if not x[1])
     obs = state.observation(0)
-    obs["structure"][i]["card"] = state.slot[i]   # what a leaking board would draw
+    obs["structure"][i]["card"] = card_id(name)   # what a leaking board would draw
     text = plain(render_observation(obs))
-    assert state.slot[i] in named_cards(text)
+    assert card_id(name) in named_cards(text)
     with pytest.raises(AssertionError):
         check_no_leak(state, 0, text)

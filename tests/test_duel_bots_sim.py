@@ -10,13 +10,14 @@ import re
 
 import pytest
 from click.testing import CliRunner
+from duel_helpers import SEATS, discard, phase, position, state
 
 from citygames.bots import GreedyBot
 from citygames.cli import main
 from citygames.core import Rng, load_game
 from citygames.core.conformance import play_random_game
+from citygames.games.seven_wonders_duel.constants import VICTORY_NAMES
 from citygames.games.seven_wonders_duel.evaluation import evaluate
-from citygames.games.seven_wonders_duel.state import PH_END, PH_PLAY, SHARED, VICTORY_NAMES
 from citygames.sim import compute_stats, result_of, simulate, summary_text, write_csv
 
 OPTION_SETS = ({}, {"first_game_wonders": True}, {"next_age_chooser": "first_print"})
@@ -50,15 +51,37 @@ def test_greedy_beats_random_clearly_in_both_seats():
 
 
 # --- sense --------------------------------------------------------------------------------
+def in_play(s) -> bool:
+    """The play decision is pending (its actions take cards from the structure)."""
+    return not s.is_terminal() and s.legal_actions()[0].kind in ("construct", "discard", "wonder")
+
+
+def with_lines(s, **changes):
+    """The state of ``s.position()`` with some lines rewritten: ``changes`` maps a line's key (spaces as ``_``;
+    ``North__military_tokens`` for a seat's line) to its new value."""
+    out, block = [], None
+    for ln in s.position().splitlines():
+        key = ln.strip().partition(":")[0]
+        if not ln.startswith(" "):
+            block = key
+        name = f"{block}__{key}" if ln.startswith(" ") else key
+        name = name.replace(" ", "_")
+        if name in changes:
+            ln = ln[:ln.index(":") + 1] + " " + changes[name]
+        out.append(ln)
+    return s.game.state_from_position("\n".join(out) + "\n")
+
+
 def _winning_actions(s, who: int) -> list:
-    """The actions with which seat ``who``, put to move now, would win on the spot."""
-    t = s.clone()
-    t.player, t.extra, t._legal = who, False, None
+    """The actions with which seat ``who``, put to move now in the play decision, would win on the spot."""
+    if not in_play(s):
+        return []
+    t = s if s.current_player() == who else with_lines(s, to_move=SEATS[who])
     out = []
     for a in t.legal_actions():
         u = t.clone()
         u.apply_action(a)
-        if u.phase == PH_END and u.winner == who:
+        if u.is_terminal() and u.returns()[who] == 1.0:
             out.append(a)
     return out
 
@@ -70,7 +93,7 @@ def test_greedy_takes_an_immediate_win(game):
         s = game.new_initial_state(seed)
         while not s.is_terminal():
             p = s.current_player()
-            if s.phase == PH_PLAY and _winning_actions(s, p):
+            if in_play(s) and _winning_actions(s, p):
                 wins = {a.id for a in _winning_actions(s, p)}
                 assert GreedyBot(seed).step(s, p).id in wins, f"seed {seed} step {len(s.history)}"
                 found += 1
@@ -81,47 +104,64 @@ def test_greedy_takes_an_immediate_win(game):
     assert found >= 12
 
 
+def _blockable(t, x_wins_for: int):
+    """``(t, card)`` when seat ``x_wins_for`` could win at once with exactly one accessible card (constructing
+    it), the player to move could not, and discarding that card stops the threat; else ``None``."""
+    p = t.current_player()
+    q = x_wins_for
+    wins = _winning_actions(t, q)
+    cards = {a.arg % NCARDS for a in wins}
+    if len(cards) == 1 and all(a.kind == "construct" for a in wins) and not _winning_actions(t, p):
+        x = cards.pop()
+        stop = t.clone()
+        stop.apply_action(t.game.action_space.get("discard", x))
+        if not _winning_actions(stop, q):
+            return t, x
+    return None
+
+
 def _threat_positions(game, kind: str, count: int) -> list:
-    """Positions (Age II/III, a turn starting) doctored so that the opponent of the player to move
-    could win at once with exactly one accessible card (military: the pawn two steps from the
-    mover's capital; science: the opponent holds 5 symbols, not the one of an accessible green
-    card), which discarding it would stop."""
-    c = game.components
+    """Positions (a turn starting) doctored so that the opponent of the player to move could win at once with
+    exactly one accessible card, which discarding it would stop. Military: positions of random Age II/III games
+    with the pawn two steps from the mover's capital (the tokens of that side looted). Science: Age III
+    positions where the opponent holds 5 different symbols and one accessible green card gives the sixth."""
     found = []
-    for seed in range(400):
-        rng = Rng(seed)
-        s = game.new_initial_state(seed)
-        while not s.is_terminal() and len(found) < count:
-            if s.phase == PH_PLAY and s.age >= 2 and rng.randbelow(6) == 0:
-                p = s.player
-                q = 1 - p
-                t = s.clone()
-                if kind == "military":
-                    t.pawn = 7 if q == 0 else -7
-                else:
-                    greens = [x for x in t.accessible_cards() if c.cards[x].science >= 0]
-                    if not greens:
-                        t = None
-                    else:
-                        sym = c.cards[greens[0]].science
-                        others = [k for k in range(7) if k != sym]
-                        for k in others[:5]:
-                            t.sci[q * 7 + k] = max(t.sci[q * 7 + k], 1)
-                        t.sci[q * 7 + others[5]] = 0
-                        t.sci[q * 7 + sym] = 0
-                if t is not None:
-                    t._legal = None
-                    wins = _winning_actions(t, q)
-                    cards = {a.arg % NCARDS for a in wins}
-                    if (len(cards) == 1 and all(a.kind == "construct" for a in wins)
-                            and not _winning_actions(t, p)):
-                        x = cards.pop()
-                        stop = t.clone()
-                        stop.apply_action(game.action_space.get("discard", x))
-                        if not _winning_actions(stop, q):
-                            found.append((t, x))
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randbelow(len(legal))])
+    if kind == "military":
+        for seed in range(400):
+            rng = Rng(seed)
+            s = game.new_initial_state(seed)
+            while not s.is_terminal() and len(found) < count:
+                if in_play(s) and s.observation(None)["age"] >= 2 and rng.randbelow(6) == 0:
+                    p = s.current_player()
+                    t = with_lines(s, conflict_pawn=f"7 toward {SEATS[p]}", **{f"{SEATS[p]}__military_tokens": "none"})
+                    hit = _blockable(t, 1 - p)
+                    if hit:
+                        found.append(hit)
+                legal = s.legal_actions()
+                s.apply_action(legal[rng.randbelow(len(legal))])
+            if len(found) >= count:
+                break
+        return found
+    greens = ["Workshop", "Apothecary", "Scriptorium", "Pharmacist"]
+    extras = ["Palace", "Town Hall", "Obelisk", "Arsenal", "Pretorium", "Senate", "Port", "Armory", "Gardens",
+              "Pantheon", "Circus", "Siege Workshop", "Chamber of Commerce", "Lighthouse"]
+    for k in range(40):
+        rng = Rng(k)
+        p = rng.randbelow(2)
+        q = 1 - p
+        sundial, threat = (["Academy", "Study"][rng.randbelow(2)], ["University", "Observatory"][rng.randbelow(2)])
+        others = extras[:]
+        rng.shuffle(others)
+        city = [[], []]
+        city[q] = greens + [sundial, "Press", "Glassworks", "Clay Pool", "Lumber Yard"]
+        city[p] = ["Quarry", "Stone Pit", "Sawmill"][:rng.randbelow(4)]
+        accessible = others[:rng.randbelow(3)] + [threat]
+        rng.shuffle(accessible)
+        t = game.state_from_position(position(age=3, player=p, coins=(5 + rng.randbelow(15), 5 + rng.randbelow(15)),
+                                              city=tuple(city), accessible=accessible, seed=k))
+        hit = _blockable(t, q)
+        if hit:
+            found.append(hit)
         if len(found) >= count:
             break
     return found
@@ -138,7 +178,7 @@ def test_greedy_stops_a_sudden_death_threat(game, kind):
         u.apply_action(a)
         took_it = a.kind in ("construct", "discard", "wonder") and a.arg % NCARDS == x
         # taking the card, pushing the pawn back, or an extra turn (it can take the card then)
-        assert took_it or (u.phase == PH_PLAY and u.player == p) or not _winning_actions(u, 1 - p), \
+        assert took_it or (in_play(u) and u.current_player() == p) or not _winning_actions(u, 1 - p), \
             f"{kind} position {i}: {a} leaves {game.components.cards[x].name} to the opponent"
 
 
@@ -153,11 +193,11 @@ def test_greedy_makes_every_kind_of_decision():
                 p = s.current_player()
                 a = bots[p].step(s, p)
                 assert a in s.legal_actions()
-                seen.add((a.kind, s.phase))
+                seen.add((a.kind, phase(s)))
                 s.apply_action(a)
     kinds = {k for k, _ in seen}
     assert {"draft", "construct", "discard", "wonder", "progress", "destroy", "mausoleum", "start"} <= kinds
-    assert ("progress", 2) in seen and ("progress", 3) in seen   # a science pair and the Great Library
+    assert ("progress", "progress_token") in seen and ("progress", "library") in seen   # a pair, the Great Library
 
 
 def test_evaluation_is_zero_sum_and_finite():
@@ -174,7 +214,7 @@ def test_evaluation_is_zero_sum_and_finite():
                 assert abs(a) < 1000
                 legal = s.legal_actions()
                 s.apply_action(legal[rng.randbelow(len(legal))])
-            assert abs(a) in (0.0, 1000.0) and (a == 0.0) == (s.winner < 0)
+            assert abs(a) in (0.0, 1000.0) and (a == 0.0) == (s.observation(None)["result"]["winner"] is None)
 
 
 # --- outcomes and statistics --------------------------------------------------------------
@@ -182,14 +222,15 @@ def test_outcome_is_the_victory_type(game):
     s = game.new_initial_state(4)
     assert s.outcome() is None
     s = play_random_game(game, 4)
-    assert s.outcome() == VICTORY_NAMES[s.victory]
+    assert s.outcome() == s.observation(None)["result"]["victory"] in VICTORY_NAMES
     toy = play_random_game(load_game("toy"), 1)
     assert toy.outcome() is None   # the default of State
 
 
 def test_a_shared_victory_is_nobodys_win(game, tmp_path):
-    s = play_random_game(game, 2)
-    s.winner, s.victory = -1, SHARED   # as _finish_civilian leaves a full tie
+    s = state(age=3, coins=(0, 1), city=(["Palace"], ["Town Hall"]), only="Pretorium")
+    discard(s, "Pretorium")            # equal VP, equal blue VP: a shared victory (P22)
+    assert s.outcome() == "shared"
     shared = result_of(s, 0, ("greedy", "random"))
     assert (shared.winner, shared.ranks, shared.returns, shared.outcome) == (-1, (1, 1), (0.5, 0.5), "shared")
     won = result_of(play_random_game(game, 3), 1, ("greedy", "random"))

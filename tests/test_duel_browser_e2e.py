@@ -15,6 +15,8 @@ from pathlib import Path
 import pytest
 
 import test_browser_e2e as base
+from test_browser_e2e import _get_json as get_json
+from test_browser_e2e import _watch_errors as watch_errors
 
 server = base.server   # the module-scoped `citygames serve` fixture (pytest finds it by this name)
 
@@ -48,7 +50,7 @@ def test_play_seven_wonders_duel_by_clicking(server):
         browser = pw.chromium.launch(executable_path=base.CHROMIUM, args=base.CHROMIUM_ARGS)
         try:
             page = browser.new_page(viewport={"width": 1400, "height": 900})
-            base._watch_errors(page, errors)
+            watch_errors(page, errors)
 
             # --- the lobby: 7 Wonders Duel, seat 0 human, seat 1 a greedy bot
             page.goto(server + "/")
@@ -64,7 +66,7 @@ def test_play_seven_wonders_duel_by_clicking(server):
             page.click("#create")
             page.wait_for_selector("#play-seat-0")
             table_id = page.get_attribute("#created-table", "data-table")
-            summary = base._get_json(f"{server}/api/tables/{table_id}")
+            summary = get_json(f"{server}/api/tables/{table_id}")
             assert summary["game"] == "seven_wonders_duel"
 
             # --- the table: every decision of seat 0 by clicking the board
@@ -130,7 +132,7 @@ def test_play_seven_wonders_duel_by_clicking(server):
             # --- the end: the score sheet equals the server's scores; the board's winner line
             page.wait_for_selector("#score-overlay #scoresheet")
             page.screenshot(path=str(ARTIFACTS / "07-end.png"))
-            summary = base._get_json(f"{server}/api/tables/{table_id}")
+            summary = get_json(f"{server}/api/tables/{table_id}")
             assert summary["status"] == "finished"
             result = summary["result"]
             sheet = page.locator("#score-overlay #scoresheet")

@@ -36,8 +36,11 @@ def test_options_change_the_game():
     s = fixed.new_initial_state(3)
     assert s.legal_actions()[0].kind in ("construct", "discard")
     c = fixed.components
-    assert sorted(s.wonders[s.first]) == sorted(c.first_game_wonders[0])
-    assert sorted(s.wonders[1 - s.first]) == sorted(c.first_game_wonders[1])
+    obs = s.observation(None)
+    first = obs["first_player"]
+    held = [[w["wonder"] for w in pl["wonders"]] for pl in obs["players"]]
+    assert sorted(held[first]) == sorted(c.first_game_wonders[0])
+    assert sorted(held[1 - first]) == sorted(c.first_game_wonders[1])
     # the same seed and actions replay to the same game under each option set
     for opts in OPTION_SETS.values():
         game = load_game("seven_wonders_duel", **opts)

@@ -14,6 +14,7 @@ import pytest
 from citygames.core import replay
 from citygames.core.registry import load_game
 
+from duel_helpers import card, listed, slots, token_id
 from server_helpers import create, manager, my_turn, next_state, play_to_end, server, until, watchdog, ws_path
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -35,6 +36,19 @@ def _watchdog():
 def client(tmp_path):
     with server(tmp_path / "duel.sqlite3") as c:
         yield c
+
+
+def hidden_of(gs) -> set[int]:
+    """The cards nobody may see in ``gs`` (read from its full position, the server's view): face-down cards, the
+    decks of the ages to come, the removed cards and the unused guilds."""
+    age = gs.observation(None)["age"]
+    names = [name for name, up in slots(gs) if name is not None and not up] if age else []
+    for a in range(age + 1, 4):
+        names += listed(gs, f"Age {'I' * a} deck")
+    for a in ("I", "II", "III"):
+        names += listed(gs, f"removed from Age {a}")
+    names += listed(gs, "guilds in the box")
+    return set(map(card, names))
 
 
 def _normal(x):
@@ -226,7 +240,7 @@ def test_no_message_leaks_hidden_information(tmp_path):
         st.apply_action(a)
         game_states.append(st.clone())
     assert game_states[-1].is_terminal()
-    library_states = [gs for gs in game_states if gs.observation(gs.player)["phase"] == "library"]
+    library_states = [gs for gs in game_states if gs.observation(None)["phase"] == "library"]
     assert library_states, "the Great Library was never built"
     observed_keys: set = set()
 
@@ -244,7 +258,9 @@ def test_no_message_leaks_hidden_information(tmp_path):
         for s in seats:
             keys(gs.observation(s), observed_keys)
     hidden_names = set(game_states[0].to_dict()) - observed_keys - {"log", "player", "game"}
-    assert {"deals", "gbox", "box", "ldraw", "worder", "seed", "history"} <= hidden_names  # "removed" is also a wonder flag
+    # the full state's hidden fields (library_draw is also an observation key: its content is checked below)
+    assert {"age_decks", "removed_cards", "guild_box", "progress_box", "unrevealed_wonders", "seed",
+            "history"} <= hidden_names
 
     checked_library = {0: 0, 1: 0, None: 0}
     for seat, msgs in received.items():
@@ -270,13 +286,13 @@ def test_no_message_leaks_hidden_information(tmp_path):
                 if ev.kind == "duel.library_draw":
                     drawn_seen.update(ev.data["tokens"])
             # what the seat may know at this seq
-            face_down = {gs.slot[i] for i in range(20) if gs.slot[i] >= 0 and not gs.up[i]} if gs.age else set()
-            later = {x for age in range(gs.age + 1, 4) for x in gs.deals[age]}
-            hidden_cards = face_down | later | {x for r in gs.removed for x in r} | set(gs.gbox)
-            revealed_wonders = set(gs.dpool) | set(gs.wonders[0]) | set(gs.wonders[1])
-            allowed_tokens = set(gs.board) | {t for p in (0, 1) for t in range(10) if gs.toks[p] >> t & 1}
-            if gs.observation(gs.player)["phase"] == "library" and seat == gs.player:
-                allowed_tokens |= set(gs.ldraw)
+            full = gs.observation(None)
+            mover = full["current_player"]
+            hidden_cards = hidden_of(gs)
+            revealed_wonders = set(full["draft"]) | {w["wonder"] for pl in full["players"] for w in pl["wonders"]}
+            allowed_tokens = set(full["progress_board"]) | {t for pl in full["players"] for t in pl["tokens"]}
+            if full["phase"] == "library" and seat == mover:
+                allowed_tokens |= set(gs.observation(mover)["library_draw"])
             allowed_tokens |= drawn_seen
             cards, wonders, tokens = _mentions(m)
             assert not cards & hidden_cards, f"seq {m['seq']}: hidden cards {cards & hidden_cards} sent to {seat}"
@@ -285,14 +301,15 @@ def test_no_message_leaks_hidden_information(tmp_path):
             for s in m["observation"]["structure"]:
                 assert s["face_up"] or s["card"] is None
             # the Great Library's draw: its builder sees the three tokens, nobody else
-            if gs.observation(gs.player)["phase"] == "library":
+            if full["phase"] == "library":
                 checked_library[seat] += 1
                 draw = m["observation"]["library_draw"]
-                if seat == gs.player:
-                    assert draw == sorted(gs.ldraw) and len(draw) == 3
+                drawn = listed(gs, "library draw")    # the server's view (the full position)
+                if seat == mover:
+                    assert draw == sorted(map(token_id, drawn)) and len(draw) == 3
                 else:
                     assert draw == []
-                    assert not set(gs.ldraw) & tokens
+                    assert not set(map(token_id, drawn)) & tokens
         assert sorted({m["seq"] for m in msgs}) == list(range(seq + 1))
     assert all(checked_library.values()), checked_library
     # the checker itself sees a name wherever the message would carry it

@@ -24,6 +24,8 @@ COLORS = ("brown", "grey", "red", "green", "blue", "yellow", "purple")
 BROWN, GREY, RED, GREEN, BLUE, YELLOW, PURPLE = range(7)
 SYMBOLS = ("armillary_sphere", "wheel", "sundial", "mortar_pestle", "plumb_bob", "quill", "law_scales")
 LAW = 6
+#: widths of the per-seat flat lists of the state: colours, resources, science symbols
+NC, NR, NS = len(COLORS), len(RESOURCES), len(SYMBOLS)
 
 # progress tokens, by their index in data/wonders_tokens.yaml
 (AGRICULTURE, ARCHITECTURE, ECONOMY, LAW_TOKEN, MASONRY, MATHEMATICS, PHILOSOPHY, STRATEGY, THEOLOGY,
@@ -124,6 +126,8 @@ class Structure:
         covered_by: per slot, the slots that cover it (it is accessible once they are all taken).
         covers: per slot, the slots it covers.
         start: slots accessible at the start of the age.
+        face_down: the slots dealt face down (the only ones a reveal can turn up).
+        row_slots: per row (row 1 first), its slots from left to right.
     """
 
     age: int
@@ -133,6 +137,8 @@ class Structure:
     covered_by: tuple
     covers: tuple
     start: tuple
+    face_down: tuple
+    row_slots: tuple
 
 
 def _vec(d: dict | None) -> tuple:
@@ -152,7 +158,9 @@ def _structure(age: int, spec: dict) -> Structure:
     covers = tuple(tuple(i for i in range(len(rows)) if s in covered_by[i]) for s in range(len(rows)))
     up = set(spec["face_up_rows"])
     return Structure(age, tuple(rows), tuple(cols), tuple(r in up for r in rows), covered_by, covers,
-                     tuple(i for i in range(len(rows)) if not covered_by[i]))
+                     tuple(i for i in range(len(rows)) if not covered_by[i]),
+                     tuple(i for i, r in enumerate(rows) if r not in up),
+                     tuple(tuple(i for i, x in enumerate(rows) if x == r) for r in range(1, max(rows) + 1)))
 
 
 class Components:

@@ -46,10 +46,9 @@ bot in about 999 games of 1000.
 
 from __future__ import annotations
 
-from .components import (AGRICULTURE, ARCHITECTURE, BROWN, ECONOMY, GREY, LAW, LAW_TOKEN, MASONRY, MATHEMATICS,
-                         PHILOSOPHY, RED, STRATEGY, THEOLOGY, URBANISM)
-from .state import (NC, NS, PH_DESTROY, PH_DRAFT, PH_END, PH_LIBRARY, PH_MAUSOLEUM, PH_PLAY, PH_START,
-                    PH_TOKEN)
+from .components import (AGRICULTURE, ARCHITECTURE, BROWN, ECONOMY, GREY, LAW, LAW_TOKEN, MASONRY, MATHEMATICS, NC,
+                         NS, PHILOSOPHY, RED, STRATEGY, THEOLOGY, URBANISM)
+from .constants import CHOOSE_STARTER, DESTROY, DRAFT, LIBRARY, MAUSOLEUM, PLAY, TOKEN
 
 WIN = 1000.0
 #: an outright win the next mover can take at once (not 1000: the mover may still miss it)
@@ -117,7 +116,7 @@ def _progress(s) -> float:
     """Share of the game played, 0 (draft) .. 1 (last card of Age III)."""
     if s.age == 0:
         return 0.0
-    return ((s.age - 1) * 20 + s.ntaken) / 60.0
+    return ((s.age - 1) * 20 + s.cards_taken) / 60.0
 
 
 def _coin_weight(t: float) -> float:
@@ -138,7 +137,7 @@ def _distance(s, p: int) -> int:
 
 def _symbols(s, p: int) -> int:
     b = p * NS
-    sci = s.sci
+    sci = s.science
     return sum(1 for k in range(NS) if sci[b + k])
 
 
@@ -153,12 +152,12 @@ def _token_potential(s, p: int, t: int, left: float, st: _Static) -> float:
     if t == URBANISM:
         return 2.5 * left
     if t in (ARCHITECTURE, THEOLOGY):
-        if s.nbuilt >= st.max_wonders:
+        if s.total_wonders_built >= st.max_wonders:
             return 0.0
-        wcard = s.wcard
+        wonder_card = s.wonder_card
         n = 0
         for w in s.wonders[p]:
-            if wcard[w] == -1 and (t == ARCHITECTURE or not st.wonder_extra[w]):
+            if wonder_card[w] == -1 and (t == ARCHITECTURE or not st.wonder_extra[w]):
                 n += 1
         return (1.5 if t == ARCHITECTURE else 2.0) * n
     if t == MATHEMATICS:
@@ -170,14 +169,14 @@ def _token_gain(s, p: int, t: int, left: float, cw: float, st: _Static) -> float
     """What taking progress token ``t`` now is worth to seat ``p`` (VP, coins, symbol, lasting effect)."""
     c = s.c
     g = _token_potential(s, p, t, left, st) + cw * c.tokens[t].coins
-    tk = s.toks[p]
+    tk = s.progress_tokens[p]
     if t == AGRICULTURE:
         g += c.tokens[AGRICULTURE].vp
     elif t == PHILOSOPHY:
         g += c.tokens[PHILOSOPHY].vp
     elif t == MATHEMATICS:
         g += 3 * (bin(tk).count("1") + 1)
-    elif t == LAW_TOKEN and not s.sci[p * NS + LAW]:
+    elif t == LAW_TOKEN and not s.science[p * NS + LAW]:
         k = _symbols(s, p) + 1
         if k >= 6:
             return THREAT
@@ -194,7 +193,7 @@ def _card_gain(s, m: int, x: int, price: int, left: float, cw: float, st: _Stati
     g = cd.vp - cw * price
     if cd.shields:
         sh = cd.shields
-        if cd.color == RED and s.toks[m] >> STRATEGY & 1:
+        if cd.color == RED and s.progress_tokens[m] >> STRATEGY & 1:
             sh += 1
         d = _distance(s, m)
         nd = d + sh
@@ -205,18 +204,18 @@ def _card_gain(s, m: int, x: int, price: int, left: float, cw: float, st: _Stati
               + cvp[max(0, min(-d, 8))] - cvp[max(0, min(-nd, 8))])
     if cd.science >= 0:
         b = m * NS
-        have = s.sci[b + cd.science]
+        have = s.science[b + cd.science]
         if not have:
             k = _symbols(s, m) + 1
             if k >= 6:
                 return THREAT
             g += SCIENCE[k] - SCIENCE[k - 1]
-        elif have == 1 and s.board:
+        elif have == 1 and s.progress_board:
             g += 4.0
     if cd.color == BROWN or cd.color == GREY:   # production: see the prices term
         g += 1.2 * sum(cd.produces) * left
     coins = cd.coins_now
-    cc = s.ccount
+    cc = s.color_count
     if cd.coins_per_own:
         colors, k = cd.coins_per_own
         coins += k * (sum(cc[m * NC + col] for col in colors) + (1 if cd.counts_itself else 0))
@@ -250,13 +249,13 @@ def _next_mover_value(s, m: int, p: int, left: float, cw: float, st: _Static) ->
                 best = g
                 if g >= THREAT:
                     break
-    if best < THREAT and s.nbuilt < st.max_wonders:
+    if best < THREAT and s.total_wonders_built < st.max_wonders:
         # a wonder with shields can also end the game
         d = _distance(s, m)
         wonders = s.c.wonders
         for w in s.wonders[m]:
             sh = wonders[w].shields
-            if sh and s.wcard[w] == -1 and d + sh >= st.capital and s.wonder_price(m, w) <= coins:
+            if sh and s.wonder_card[w] == -1 and d + sh >= st.capital and s.wonder_price(m, w) <= coins:
                 best = THREAT
                 break
     return NEXT_MOVE * best if m == p else -NEXT_MOVE * best
@@ -279,31 +278,31 @@ def _side(s, p: int, left: float, cw: float, st: _Static) -> float:
                 ta = st.chain_target_age[sym]
                 if ta > age:
                     k += 1
-                elif ta == age and st.chain_target_card[sym] in s.slot:
+                elif ta == age and st.chain_target_card[sym] in s.structure:
                     k += 1
             ch >>= 1
             sym += 1
         if k:
-            v += k * (1.5 + (2.0 if s.toks[p] >> URBANISM & 1 else 0.0))
+            v += k * (1.5 + (2.0 if s.progress_tokens[p] >> URBANISM & 1 else 0.0))
     # progress tokens' lasting effects
-    tk = s.toks[p]
+    tk = s.progress_tokens[p]
     if tk:
         for tok in (ARCHITECTURE, ECONOMY, MASONRY, MATHEMATICS, STRATEGY, THEOLOGY, URBANISM):
             if tk >> tok & 1:
                 v += _token_potential(s, p, tok, left, st)
     # wonders still to build
-    if s.nbuilt < st.max_wonders:
-        wcard = s.wcard
+    if s.total_wonders_built < st.max_wonders:
+        wonder_card = s.wonder_card
         worth = st.wonder_worth
         for w in s.wonders[p]:
-            if wcard[w] == -1:
+            if wonder_card[w] == -1:
                 v += WONDER_OPTION * left * worth[w]
     return v
 
 
 def evaluate(s, p: int) -> float:
     """Heuristic value of state ``s`` for seat ``p`` (higher is better): see the module docstring."""
-    if s.phase == PH_END:
+    if s.victory >= 0:
         if s.winner < 0:
             return 0.0
         return WIN if s.winner == p else -WIN
@@ -319,25 +318,25 @@ def evaluate(s, p: int) -> float:
     # military supremacy threat
     v += _military_bonus(_distance(s, p))
     # the next turn, after the pending decision if there is one
-    ph = s.phase
-    if ph == PH_PLAY:
+    ph = s.step
+    if ph == PLAY:
         return v + _next_mover_value(s, s.player, p, left, cw, st)
-    if ph == PH_START:
+    if ph == CHOOSE_STARTER:
         return v + (0.5 if s.player == p else -0.5)
-    if ph == PH_DRAFT:
+    if ph == DRAFT:
         return v   # the wonders owned are counted above
     chooser = s.player
-    if ph == PH_TOKEN or ph == PH_LIBRARY:
-        options = s.board if ph == PH_TOKEN else s.ldraw
+    if ph == TOKEN or ph == LIBRARY:
+        options = s.progress_board if ph == TOKEN else s.library_draw
         g = max(_token_gain(s, chooser, tok, left, cw, st) for tok in options) if options else 0.0
-    elif ph == PH_MAUSOLEUM:
-        g = max((_card_gain(s, chooser, x, 0, left, cw, st) for x in set(s.discard)), default=0.0)
-    elif ph == PH_DESTROY:
+    elif ph == MAUSOLEUM:
+        g = max((_card_gain(s, chooser, x, 0, left, cw, st) for x in set(s.discard_pile)), default=0.0)
+    elif ph == DESTROY:
         g = 2.0   # about what a brown/grey card is worth to its owner
     else:
         g = 0.0
     v += g if chooser == p else -g
-    return v + _next_mover_value(s, chooser if s.extra else 1 - chooser, p, left, cw, st)
+    return v + _next_mover_value(s, chooser if s.extra_turn else 1 - chooser, p, left, cw, st)
 
 
 __all__ = ["evaluate"]

@@ -1,4 +1,5 @@
-"""7 Wonders Duel: what one seat may see (P24), as JSON-ready data.
+"""7 Wonders Duel: what one seat may see (P24), as JSON-ready data, and ``resample``, which redraws
+what it may not see.
 
 Hidden from everybody: the identity of face-down cards (a face-down guild shows its guild back),
 the cards removed at setup, the wonders not yet revealed, the progress tokens in the box. Hidden
@@ -13,7 +14,8 @@ Shape (``observation(state, seat)``)::
      "structure": [{"slot", "row", "col", "card": int | None, "face_up": bool, "guild_back": bool,
                     "taken": bool, "accessible": bool}] * 20 (empty list during the draft),
      "draft": [wonder ids revealed and not yet taken], "draft_round": 1 | 2 | None, "draft_pick": 0..3 | None
-     (picks made in this round), "extra_turn": bool (the player to move plays again after this turn),
+     (picks made in this round), "extra_turn": bool (the player to move plays again once its pending choice
+     is made: a wonder's "play again"; always false in the play decision),
      "players": [{"seat", "name", "coins", "cards": [card ids in build order], "colors": {colour: n},
                   "wonders": [{"wonder", "built": bool, "removed": bool, "card": the tucked card | None}],
                   "tokens": [token ids],
@@ -33,8 +35,14 @@ Shape (``observation(state, seat)``)::
 
 from __future__ import annotations
 
-from .components import COLORS, RESOURCES, SYMBOLS
-from .state import DECISIONS, NC, NR, NS, PH_DRAFT, PH_END, PH_LIBRARY, PHASE_KEYS, VICTORY_NAMES
+from citygames.core.events import Event
+
+from .components import COLORS, NC, NR, NS, RESOURCES, SYMBOLS
+from .constants import DECISIONS, DRAFT, LIBRARY, STEP_KEYS, VICTORY_NAMES
+from .draft import draft_round
+from .prices import card_price, chained, discard_value, unit_price, wonder_price
+from .scoring import score_breakdown, scores
+from .structure import accessible_cards, accessible_slots
 
 
 def observation(s, seat: int | None) -> dict:
@@ -45,57 +53,137 @@ def observation(s, seat: int | None) -> dict:
     structure = []
     if s.age:
         st = c.structures[s.age]
-        acc = set(s.accessible_slots())
+        acc = set(accessible_slots(s))
         for i in range(20):
-            x = s.slot[i]
+            x = s.structure[i]
             taken = x < 0
-            visible = not taken and s.up[i]
+            visible = not taken and s.face_up[i]
             structure.append({
                 "slot": i, "row": st.rows[i], "col": st.cols[i], "card": x if visible else None,
-                "face_up": bool(s.up[i]) if not taken else True,
-                "guild_back": bool(not taken and not s.up[i] and cards[x].guild),
+                "face_up": bool(s.face_up[i]) if not taken else True,
+                "guild_back": bool(not taken and not s.face_up[i] and cards[x].guild),
                 "taken": taken, "accessible": i in acc})
+    wc = s.wonder_card
     players = []
     for p in (0, 1):
         players.append({
             "seat": p, "name": g.seat_name(p), "coins": s.coins[p], "cards": s.city[p][:],
-            "colors": {COLORS[k]: s.ccount[p * NC + k] for k in range(NC)},
-            "wonders": [{"wonder": w, "built": s.wcard[w] >= 0, "removed": s.wcard[w] == -2,
-                         "card": s.wcard[w] if s.wcard[w] >= 0 else None} for w in s.wonders[p]],
-            "tokens": [t for t in range(len(c.tokens)) if s.toks[p] >> t & 1],
-            "production": {RESOURCES[r]: s.prod[p * NR + r] for r in range(NR)},
-            "one_of": [[RESOURCES[r] for r in f] for f in s.oneof[p]],
-            "fixed_price": [RESOURCES[r] for r in range(NR) if s.fixed[p * NR + r]],
-            "trade_prices": {RESOURCES[r]: s.unit_price(p, r) for r in range(NR)},
+            "colors": {COLORS[k]: s.color_count[p * NC + k] for k in range(NC)},
+            "wonders": [{"wonder": w, "built": wc[w] >= 0, "removed": wc[w] == -2,
+                         "card": wc[w] if wc[w] >= 0 else None} for w in s.wonders[p]],
+            "tokens": [t for t in range(len(c.tokens)) if s.progress_tokens[p] >> t & 1],
+            "production": {RESOURCES[r]: s.production[p * NR + r] for r in range(NR)},
+            "one_of": [[RESOURCES[r] for r in f] for f in s.one_of[p]],
+            "fixed_price": [RESOURCES[r] for r in range(NR) if s.fixed_price[p * NR + r]],
+            "trade_prices": {RESOURCES[r]: unit_price(s, p, r) for r in range(NR)},
             "chains": [c.chain_symbols[k] for k in range(len(c.chain_symbols)) if s.chains[p] >> k & 1],
-            "science": [SYMBOLS[k] for k in range(NS) if s.sci[p * NS + k]],
-            "discard_value": s.discard_value(p),
-            "vp": s.score_breakdown(p),
+            "science": [SYMBOLS[k] for k in range(NS) if s.science[p * NS + k]],
+            "discard_value": discard_value(s, p),
+            "vp": score_breakdown(s, p),
         })
         players[-1]["score"] = sum(players[-1]["vp"].values())
     prices = {}
     who = seat if seat is not None else s.player
     if s.age and who in (0, 1):
-        wonders = [w for w in s.wonders[who] if s.wcard[w] == -1]
-        wp = {str(w): s.wonder_price(who, w) for w in wonders}
-        for x in s.accessible_cards():
-            prices[str(x)] = {"construct": s.card_price(who, x), "chain": s.chained(who, x),
-                         "discard": s.discard_value(who), "wonders": dict(wp)}
+        wp = {str(w): wonder_price(s, who, w) for w in s.wonders[who] if wc[w] == -1}
+        for x in accessible_cards(s):
+            prices[str(x)] = {"construct": card_price(s, who, x), "chain": chained(s, who, x),
+                              "discard": discard_value(s, who), "wonders": dict(wp)}
+    over = s.victory >= 0
     result = None
-    if s.phase == PH_END:
+    if over:
         result = {"winner": s.winner if s.winner >= 0 else None, "victory": VICTORY_NAMES[s.victory],
-                  "scores": s.scores()}
+                  "scores": scores(s)}
+    in_draft = s.step == DRAFT
     return {
-        "game": g.info.id, "seat": seat, "phase": PHASE_KEYS[s.phase], "decision": DECISIONS[s.phase],
-        "current_player": None if s.phase == PH_END else s.player, "first_player": s.first, "age": s.age,
-        "structure": structure, "draft": s.dpool[:],
-        "draft_round": (s.nrevealed + 3) // 4 if s.phase == PH_DRAFT else None,
-        "draft_pick": s.dpick if s.phase == PH_DRAFT else None,
-        "extra_turn": bool(s.extra), "players": players,
-        "conflict": {"pawn": s.pawn, "tokens": [s.mtok[0:2], s.mtok[2:4]]},
-        "progress_board": s.board[:],
-        "library_draw": sorted(s.ldraw) if s.phase == PH_LIBRARY and seat == s.player else [],
-        "discard": s.discard[:], "wonders_built": s.nbuilt,
-        "destroy_color": COLORS[s.dcolor] if s.dcolor >= 0 else None,
+        "game": g.info.id, "seat": seat, "phase": STEP_KEYS[s.step], "decision": DECISIONS[s.step],
+        "current_player": None if over else s.player, "first_player": s.first_player, "age": s.age,
+        "structure": structure, "draft": list(s.draft_pool),
+        "draft_round": draft_round(s) + 1 if in_draft else None,
+        "draft_pick": len(c.draft_order[0]) - len(s.draft_pool) if in_draft else None,
+        "extra_turn": bool(s.extra_turn), "players": players,
+        "conflict": {"pawn": s.pawn, "tokens": [list(s.military_tokens[0:2]), list(s.military_tokens[2:4])]},
+        "progress_board": list(s.progress_board),
+        "library_draw": sorted(s.library_draw) if s.step == LIBRARY and seat == s.player else [],
+        "discard": s.discard_pile[:], "wonders_built": s.total_wonders_built,
+        "destroy_color": COLORS[s.destroy_color] if s.destroy_color >= 0 else None,
         "prices": prices, "result": result,
     }
+
+
+def resample(s, seat: int, rng):
+    """A copy of state ``s`` with everything ``seat`` has not seen redrawn consistently (P24): the
+    face-down cards of the current age (a guild back stays a guild), the cards removed from each age,
+    the ages still to come, the wonders not yet revealed, the order of the progress tokens in the box
+    and, for the opponent of a Great Library builder, the 3 tokens drawn (in the state and in the
+    builder's private log event)."""
+    s = s.clone()
+    c = s.c
+    cards = c.cards
+    decks = list(s.age_decks)
+    removed = list(s.removed_cards)
+    gbox = list(s.guild_box)
+    structure = s.structure
+    for age in (1, 2, 3):
+        if age < s.age:
+            continue
+        if age > s.age:      # not dealt yet: redeal the whole age
+            deck = list(c.age_cards[age])
+            rng.shuffle(deck)
+            k = len(removed[age])
+            removed[age] = tuple(sorted(deck[:k]))
+            deck = deck[k:]
+            if age == 3:
+                guilds = list(c.guilds)
+                rng.shuffle(guilds)
+                ng = len(c.guilds) - len(gbox)
+                deck += guilds[:ng]
+                gbox = sorted(guilds[ng:])
+                rng.shuffle(deck)
+            decks[age] = tuple(deck)
+            continue
+        hidden = [i for i in range(20) if structure[i] >= 0 and not s.face_up[i]]
+        normal = [i for i in hidden if not cards[structure[i]].guild]
+        gslots = [i for i in hidden if cards[structure[i]].guild]
+        pool = [structure[i] for i in normal] + list(removed[age])
+        rng.shuffle(pool)
+        for i in normal:
+            structure[i] = pool.pop()
+        removed[age] = tuple(sorted(pool))
+        if gslots:
+            gpool = [structure[i] for i in gslots] + gbox
+            rng.shuffle(gpool)
+            for i in gslots:
+                structure[i] = gpool.pop()
+            gbox = sorted(gpool)
+    s.age_decks, s.removed_cards, s.guild_box = tuple(decks), tuple(removed), tuple(gbox)
+    if s.unrevealed_wonders:
+        rest = list(s.unrevealed_wonders)
+        rng.shuffle(rest)
+        s.unrevealed_wonders = tuple(rest)
+    if s.step == LIBRARY and s.player != seat:
+        pool = list(s.library_draw + s.progress_box)
+        rng.shuffle(pool)
+        n = len(s.library_draw)
+        s.library_draw = tuple(sorted(pool[:n]))
+        s.progress_box = tuple(pool[n:])
+    elif s.progress_box:
+        box = list(s.progress_box)
+        rng.shuffle(box)
+        s.progress_box = tuple(box)
+    lib = next(w for w, wd in enumerate(c.wonders) if wd.library)
+    built_by_other = s.wonder_card[lib] >= 0 and lib not in s.wonders[seat]
+    for i, e in enumerate(s.log if built_by_other else ()):   # the builder's private draw, redrawn too (P24)
+        if e.kind == "duel.library_draw" and not e.visible(seat):
+            if s.step == LIBRARY:
+                drawn = list(s.library_draw)
+            else:   # resolved: the kept token (public) and two of the boxed ones
+                drawn = [x.data["token"] for x in s.log[i:]
+                         if x.kind == "duel.progress" and x.data["source"] == "library"][:1]
+                drawn += s.progress_box[:len(e.data["tokens"]) - len(drawn)]
+            s.log[i] = Event(e.kind, e.player, dict(e.data, tokens=sorted(drawn)), e.visible_to)
+    s._legal = None
+    return s
+
+
+__all__ = ["observation", "resample"]
