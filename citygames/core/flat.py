@@ -31,8 +31,8 @@ from typing import Any, Callable
 from .errors import IllegalActionError
 from .game import Game, State
 
-__all__ = ["FieldKind", "Value", "List", "Lists", "Lists2", "IntDicts", "TupleLists", "Shared", "Derived", "Cache",
-           "Log", "FlatState", "BASE_FIELDS"]
+__all__ = ["FieldKind", "Value", "List", "Lists", "Lists2", "IntDicts", "TupleLists", "Shared", "Frozen", "Derived",
+           "Cache", "Log", "FlatState", "BASE_FIELDS"]
 
 
 class FieldKind:
@@ -166,6 +166,29 @@ class Shared(FieldKind):
         return self.inner.load(data, game)
 
 
+def _as_lists(value):
+    return [_as_lists(x) for x in value] if isinstance(value, (tuple, list)) else value
+
+
+def _as_tuples(data):
+    return tuple(_as_tuples(x) for x in data) if isinstance(data, (tuple, list)) else data
+
+
+class Frozen(FieldKind):
+    """Immutable data, a tuple (possibly of tuples): clones share it and the engine replaces it whole
+    (``state.x = state.x + (v,)``); ``to_dict`` carries it as (nested) lists. Cheapest for data that
+    changes rarely compared with how often states are cloned."""
+
+    def clone_expr(self, src: str) -> str:
+        return src
+
+    def dump(self, value):
+        return _as_lists(value)
+
+    def load(self, data, game):
+        return _as_tuples(data)
+
+
 class Derived(FieldKind):
     """Computed from the ``Game`` (components, player count): shared by clones, not serialised.
 
@@ -218,7 +241,7 @@ BASE_FIELDS: dict[str, FieldKind] = {
     "seed": Value("the seed all chance of the game comes from"),
     "history": List("the ids of the actions applied so far"),
     "log": Log("the event log (``Event`` objects; some visible to one seat only)"),
-    "player": Value("the seat whose decision is pending (``TERMINAL`` at the end)"),
+    "player": Value("the seat whose decision is pending (``current_player()`` gives ``TERMINAL`` at the end)"),
     "origin": Value("the position text the game started from (``game.state_from_position``), or None "
                     "for a game set up from its seed"),
     "_legal": Cache("the legal actions of the pending decision, once computed"),

@@ -32,7 +32,7 @@ and 1 (South).
 from __future__ import annotations
 
 from citygames.core.events import Event
-from citygames.core.flat import Derived, FieldKind, FlatState, List, Lists, Value
+from citygames.core.flat import Derived, FlatState, Frozen, List, Lists, Value
 from citygames.core.game import TERMINAL
 from citygames.core.phases import Phase, PhaseMachine, Step
 
@@ -42,28 +42,6 @@ from .observation import observation as _observation
 from .observation import resample as _resample
 from .render import describe_action
 from .setup import set_up
-
-
-def _lists(value):
-    return [_lists(x) for x in value] if isinstance(value, (tuple, list)) else value
-
-
-def _tuples(data):
-    return tuple(_tuples(x) for x in data) if isinstance(data, (tuple, list)) else data
-
-
-class Frozen(FieldKind):
-    """Immutable data — a tuple, possibly of tuples: clones share it, the engine replaces it whole;
-    ``to_dict`` carries it as (nested) lists."""
-
-    def clone_expr(self, src: str) -> str:
-        return src
-
-    def dump(self, value):
-        return _lists(value)
-
-    def load(self, data, game):
-        return _tuples(data)
 
 
 def _step(key: str, index: int, legal, handlers: dict, why=None) -> Step:
@@ -208,4 +186,4 @@ class DuelState(FlatState):
         self.log.append(Event("duel." + kind, player, data, visible_to))
 
 
-__all__ = ["DuelState", "RULES", "Frozen"]
+__all__ = ["DuelState", "RULES"]
