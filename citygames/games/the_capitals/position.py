@@ -47,7 +47,9 @@ Lines (``<seat>`` is a colour: green, red, blue, purple, black):
 ``neutral:``             the 2-player neutral marker's culture
 ``expo:``                ``scored`` when this round's World Expo has been scored
 ``extra build:``         ``due`` when a Financial District's extra build is owed
-``projects:``            ``$0 tile, ... | $2 ... | $4 ...`` (``-`` for an empty row)
+``projects:``            ``$0 tile, ... | $2 ... | $4 ...`` (``-`` for an empty row): tiles of the round's
+                         era or older (of the next round's era in a World Expo or prosperity phase,
+                         which follow the administration phase's refill)
 ``deck eraN:``           the era's unseen draw pile in drawing order (``-`` empty)
 ``removed eraN:``        tiles removed unseen from the era deck (2-player variant)
 ``box:``                 prosperity tiles not dealt
@@ -462,6 +464,16 @@ class _Reader:
                 raise PositionError(f"more level-{level} plants taken ({taken[level]}) than the supply holds")
         s.plants_taken = taken
 
+    def _era_in_play(self, s) -> int:
+        """The era of the tiles being drawn: the round's, or the next round's once the administration
+        phase has refilled the projects area (its World Expo and prosperity build)."""
+        got = self.text.lines.get("phase")
+        phase = _PHASE_BY_NAME.get(" ".join(got[1].lower().split())) if got else None
+        rnd = s.round
+        if phase in (P_EXPO, P_PROSPERITY) and rnd < self.c.rounds:
+            rnd += 1
+        return self.c.era_of_round[rnd]
+
     def _projects(self, s):
         got = self.text.get("projects")
         if got is None:   # the projects area as set up, minus the tiles the text placed elsewhere
@@ -480,9 +492,11 @@ class _Reader:
             if not row.startswith(label):
                 _fail(no, f"row {r + 1} must start with {label}")
             tiles = self.tiles(no, row[len(label):], "the projects area")
+            era = self._era_in_play(s)
             for x in tiles:
-                if self.c.tiles[x].prosperity or self.c.tiles[x].era > self.c.era_of_round[s.round]:
-                    _fail(no, f"{self.c.tiles[x].id} cannot be in the projects area in round {s.round}")
+                if self.c.tiles[x].prosperity or self.c.tiles[x].era > era:
+                    _fail(no, f"{self.c.tiles[x].id} cannot be in the projects area in round {s.round} "
+                              f"(era {era} tiles at most)")
             out.append(tiles)
         s.projects = out
 
@@ -527,7 +541,7 @@ class _Reader:
 
     def _decks(self, s, rng):
         c = self.c
-        era_now = c.era_of_round[s.round]
+        era_now = self._era_in_play(s)
         explicit = {}
         for era in (1, 2, 3):
             got = self.text.get(f"deck era{era}")
