@@ -64,8 +64,7 @@ def slot(s, x: int, y: int) -> int:
 
 def act(s, kind: str, arg: int = 0):
     """The action object of ``kind`` with argument ``arg`` (legal or not)."""
-    g = s.game
-    return g.action_space.table[g.off[kind] + arg]
+    return s.game.action_space.get(kind, arg)
 
 
 def legal_args(s, kind: str) -> list[int]:

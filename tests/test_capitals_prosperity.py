@@ -81,6 +81,17 @@ def end_tiles(s, p) -> int:
     return s.score_breakdown(p)["end_game_tile_effects"]
 
 
+def allowed_then_built(pos: Position, tile_id: str, allowed, refused, round: int = 3):
+    """Check that the seats ``allowed`` meet ``tile_id``'s requirement in ``pos`` and ``refused`` do not,
+    then the first allowed seat builds it at (0, 1): returns its track values before and the state after."""
+    s = pos.state()
+    for p in allowed:
+        assert s.requirement_status(p, tile(tile_id))[0]
+    for p in refused:
+        assert not s.requirement_status(p, tile(tile_id))[0]
+    return snapshot(s, allowed[0]), build_prosperity(pos, allowed[0], tile_id, 0, 1, round=round)
+
+
 def hand(s, p) -> list[str]:
     """Seat ``p``'s prosperity hand as ``p`` sees it."""
     return [e["tile"] for e in s.observation(p)["players"][p]["prosperity_hand"]]
@@ -96,11 +107,7 @@ def test_three_pennants_example():
     IT appendix ("gain 1 prestige for every 2 population") and HU say prestige, and the reference's
     conflict table uses prestige — so 9 population gives +4 prestige and exactly +2 culture."""
     pos = level_field(new_pros(3, seed=1)).seat(GREEN, population=9).seat(RED, population=5).seat(BLUE, population=7)
-    s = pos.state()
-    assert s.requirement_status(GREEN, tile("three_pennants"))[0]
-    assert not s.requirement_status(BLUE, tile("three_pennants"))[0]
-    before = snapshot(s, GREEN)
-    s = build_prosperity(pos, GREEN, "three_pennants", 0, 1)
+    before, s = allowed_then_built(pos, "three_pennants", [GREEN], [RED, BLUE])
     assert pdelta(s, GREEN, before, "prestige", "culture", "population") == (4, 2, 0)
     assert s.score_breakdown(GREEN)["placement_penalties"] == 0
 
@@ -117,15 +124,10 @@ def test_warehouse_example(era):
     add(pos, GREEN, "industry")
     add(pos, GREEN, "commerce")               # green: 1 + 1 = 2
     add(pos, RED, "industry", 2)              # red: more industry than green, but the same total
-    s = pos.state()
-    assert s.requirement_status(GREEN, tile("warehouse"))[0]
-    assert s.requirement_status(RED, tile("warehouse"))[0]
-    assert not s.requirement_status(BLUE, tile("warehouse"))[0]
     s2 = add(pos.copy(), BLUE, "commerce", 3).state()   # blue: 3 > 2, so neither green nor red may build it
     assert not s2.requirement_status(GREEN, tile("warehouse"))[0]
     assert not s2.requirement_status(RED, tile("warehouse"))[0]
-    before = snapshot(s, GREEN)
-    s = build_prosperity(pos, GREEN, "warehouse", 0, 1, round=ERA_ROUND[era])
+    before, s = allowed_then_built(pos, "warehouse", [GREEN, RED], [BLUE], round=ERA_ROUND[era])
     assert pdelta(s, GREEN, before, "prestige", "culture") == ((1, 3, 6)[era - 1], 0)
     # an industry tile away from the Warehouse (next to the Hotel alone), and the Hotel next to it
     s = (Position.of(s).city(GREEN, "steam_engine_plant@-1,-1")      # Activate: +1 employment
@@ -146,11 +148,7 @@ def test_public_meeting_hall_example():
     pos = level_field(new_pros(3, seed=3))
     add(pos, RED, "public")
     add(pos, BLUE, "public")
-    s = pos.state()
-    assert s.requirement_status(GREEN, tile("public_meeting_hall"))[0]
-    assert not s.requirement_status(RED, tile("public_meeting_hall"))[0]
-    before = snapshot(s, GREEN)
-    s = build_prosperity(pos, GREEN, "public_meeting_hall", 0, 1)
+    before, s = allowed_then_built(pos, "public_meeting_hall", [GREEN], [RED, BLUE])
     assert pdelta(s, GREEN, before, "progress", "public_service", "employment") == (1, 1, 0)
     emp = s.track(GREEN, "employment")
     s = Position.of(s).last_expo().state()
