@@ -20,7 +20,9 @@ import citygames
 from citygames.core import Rng
 from citygames.games.the_capitals.board_text import (CELL, LABEL, TOKEN, TOURIST_INITIAL, board_text,
                                                      render_observation, short_name)
-from citygames.games.the_capitals.components import NT, PRESTIGE, components
+from citygames.games.the_capitals.components import components
+
+from capitals_helpers import Position
 
 
 def plain(markup: str) -> str:
@@ -177,14 +179,14 @@ def test_other_seats_prestige_does_not_leak():
         state.apply_action(rng.choice(state.legal_actions()))
     for seat in (None, 0, 1, 2, 3):
         before = board_text(state, seat)
-        other = state.clone()
+        other = Position.of(state)              # the same position with more prestige for the others
         for p in range(4):
             if p != seat:
-                other.t[p * NT + PRESTIGE] += 17
-        assert board_text(other, seat) == before
+                other.seat(p, prestige=state.track(p, "prestige") + 17)
+        assert board_text(other.state(), seat) == before
         if seat is not None:
-            own = state.clone()
-            own.t[seat * NT + PRESTIGE] += 17
+            own = Position.of(state).seat(seat, prestige=state.track(seat, "prestige") + 17).state()
+            assert own.track(seat, "prestige") == state.track(seat, "prestige") + 17
             after = plain(board_text(own, seat))
             assert prestige_cell(after, components().colors[seat], True) == str(own.track(seat, "prestige"))
 
@@ -243,10 +245,10 @@ def test_prosperity_hand_and_neutral_marker_on_the_board(monkeypatch):
     plain = {seat: Text.from_markup(game.render_text(state, seat)).plain for seat in (0, 1, None)}
     c = components()
     for seat in (0, 1):
-        for x in state.hand[seat]:
+        for x in state.hands[seat]:
             name = c.tiles[x].name
             assert f"    {name} — requires" in plain[seat]
-            assert f"    {name} — requires" not in plain[1 - seat] or x in state.hand[1 - seat]
+            assert f"    {name} — requires" not in plain[1 - seat] or x in state.hands[1 - seat]
             assert f"    {name} — requires" not in plain[None]
         assert ("can build" in plain[seat]) or ("not now" in plain[seat])
     assert "Neutral marker (black): culture 0" in plain[None]

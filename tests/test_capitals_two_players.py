@@ -5,9 +5,9 @@ import collections
 
 import citygames
 from citygames.core import Rng
-from citygames.games.the_capitals.components import CULTURE, TYPE_NAMES, components
+from citygames.games.the_capitals.components import TYPE_NAMES, components
 
-from capitals_helpers import set_track
+from capitals_helpers import GREEN, RED, Position, build, events, tourists
 
 C = components()
 
@@ -33,41 +33,36 @@ def test_only_the_first_four_initiative_spaces():
     """HU/IT: with 2 players use only the first 4 initiative spaces; setup puts the first player on
     space 2 and the other on space 3."""
     s = new(4)
-    assert sorted(s.space) == [1, 2]
+    assert sorted(s.initiative) == [1, 2]
     assert s.game.politics_spaces == (0, 1, 2, 3)
 
 
-def _to_tourism(s):
-    """Play random legal actions until the next tourism phase has just happened."""
-    rng = Rng(9)
-    start = len([e for e in s.log if e.kind == "capitals.tourism"])
-    while len([e for e in s.log if e.kind == "capitals.tourism"]) == start:
-        legal = s.legal_actions()
-        s.apply_action(legal[rng.randbelow(len(legal))])
+def _tourism(pos, a_culture, b_culture, neutral):
+    """The state after the tourism phase of ``pos`` (green leftmost, then red) with these cultures."""
+    return (pos.seat(GREEN, culture=a_culture).seat(RED, culture=b_culture).set("neutral", neutral)
+            .at("tourism").state())
 
 
 def test_neutral_tourist_goes_to_the_higher_culture_city_and_neutral_loses_ties():
     """HU/IT: the neutral tourist always goes to the city with higher culture; the neutral culture
     marker loses every tie, so a city level with it keeps its own tourist."""
-    s = new(5)
-    a, b = s.order
-    set_track(s, a, CULTURE, 4)
-    set_track(s, b, CULTURE, 0)
-    s.neutral = 0  # level with b: the neutral marker loses the tie and is the lowest
-    s._tourism()
-    assert s.hc == a
-    assert s.t_host[2] == a                  # the neutral tourist is with the leader
-    assert s.t_host[b] == b                  # b is not the lowest: the neutral marker is
-    assert "neutral marker is lowest" in s.log[-1].text
+    a, b = GREEN, RED
+    neutral = C.colors[C.neutral_color]
+    s = _tourism(Position(2, seed=5).order(a, b), 4, 0, 0)   # b level with the neutral marker, which loses the tie
+    assert s.highest_culture == a
+    where = tourists(s)
+    assert where[neutral][0] == "green"      # the neutral tourist is with the leader
+    assert where["red"][0] == "red"          # b is not the lowest: the neutral marker is
+    assert "neutral marker is lowest" in events(s, "tourism")[-1].text
     # now the neutral marker is ahead of b: b is the lowest city and loses its tourist
-    s.neutral = 1
-    s._tourism()
-    assert s.t_host[b] == a and s.t_host[2] == a
+    s = _tourism(Position.of(s), 4, 0, 1)
+    where = tourists(s)
+    assert where["red"][0] == "green" and where[neutral][0] == "green"
     # b overtakes a: the leader changes and takes the neutral tourist and b's own back
-    set_track(s, b, CULTURE, 9)
-    s._tourism()
-    assert s.hc == b and s.t_host[2] == b and s.t_host[b] == b
-    assert s.t_slot[2] == -1                 # placed beside the new leader's city
+    s = _tourism(Position.of(s), 4, 9, 1)
+    where = tourists(s)
+    assert s.highest_culture == b and where[neutral][0] == "red" and where["red"][0] == "red"
+    assert where[neutral][1] is None         # placed beside the new leader's city
 
 
 def test_neutral_marker_advances_at_the_start_of_each_administration_phase():
@@ -82,21 +77,19 @@ def test_neutral_marker_advances_at_the_start_of_each_administration_phase():
     kinds = [k for k in kinds if k != "capitals.token"]
     assert kinds == ["capitals.neutral", "capitals.admin"] * 3
     assert [e.data["culture"] for e in s.log if e.kind == "capitals.neutral"] == [1, 2, 3]
-    assert s.neutral == 3
+    assert s.observation(None)["neutral"]["culture"] == 3
     assert [e.text for e in s.log if e.kind == "capitals.neutral"][0] == "The neutral culture marker advances to 1."
 
 
 def test_titan_of_progress_counts_the_neutral_marker_ahead():
-    """Titan of Progress: +2 culture per marker ahead on the culture track; the neutral marker is one
-    (board.yaml two_player.neutral_counts_as_marker_ahead)."""
-    s = new(7)
-    p = s.order[0]
-    set_track(s, p, CULTURE, 1)
-    set_track(s, 1 - p, CULTURE, 5)
-    s.neutral = 3
-    titan = C.tile_by_id["titan_of_progress"]
-    gains = dict(s._conditional_gains(p, titan.cond))
-    assert gains == {CULTURE: 4}
+    """Titan of Progress (IT appendix: "gain 2 culture for every player marker ahead of yours on the
+    culture track"): the neutral marker is one (board.yaml two_player.neutral_counts_as_marker_ahead).
+    Green on culture 1 builds it with red on 5 and the neutral marker on 3 ahead: +3 printed, +2 x 2."""
+    for neutral, ahead in ((3, 2), (0, 1)):
+        s = (Position(2, seed=7).seat(GREEN, culture=1).seat(RED, culture=5).set("neutral", neutral)
+             .building(GREEN, "titan_of_progress").state())
+        build(s, "titan_of_progress", 0, 1)
+        assert s.track(GREEN, "culture") == 1 + 3 + 2 * ahead
 
 
 def test_resample_redraws_the_removed_tiles_consistently():

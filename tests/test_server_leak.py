@@ -25,9 +25,8 @@ STATE_KEYS = {"type", "table_id", "game", "seq", "your_seat", "seats", "to_move"
               "log_from", "can_undo", "terminal", "result"}
 EVENT_KEYS = {"index", "kind", "player", "text", "data", "visible_to"}
 #: full-state field names that legitimately reappear in messages as other things: "log" (the
-#: message's event list), "player" (an event's seat), "space" (an initiative space in an event or
-#: a legal action)
-SHARED_NAMES = {"log", "player", "space"}
+#: message's event list), "player" (an event's seat)
+SHARED_NAMES = {"log", "player"}
 
 
 def _keys(x, out: set) -> set:
@@ -106,7 +105,7 @@ def test_no_message_leaks_hidden_information(tmp_path, prosperity):
     hidden_names = set(game_states[0].to_dict()) - observed_keys
     assert {"decks", "seed", "history"} <= hidden_names
     if prosperity:
-        assert {"hand", "pbox"} <= hidden_names and any(gs.hand[0] for gs in game_states)
+        assert {"hands", "prosperity_box"} <= hidden_names and any(gs.hands[0] for gs in game_states)
 
     total = 0
     for seat, msgs in received.items():
@@ -129,9 +128,9 @@ def test_no_message_leaks_hidden_information(tmp_path, prosperity):
             # built or revealed as a Lake, and then they are no longer in a hand)
             for q in range(N):
                 if q != seat:
-                    for x in gs.hand[q]:
+                    for x in gs.hands[q]:
                         assert f'"{tiles[x].id}"' not in text, f"seq {m['seq']}: seat {q}'s {tiles[x].id} sent to {seat}"
-            for x in gs.pbox:
+            for x in gs.prosperity_box:
                 assert f'"{tiles[x].id}"' not in text, f"seq {m['seq']}: undealt {tiles[x].id} sent"
             # no full-state field name outside what the observation itself uses
             assert set(m) <= STATE_KEYS

@@ -6,8 +6,12 @@ lines of ``key: value``; ``#`` starts a comment; blank lines are ignored; keys a
 Seats are named by colour. City coordinates put the Hotel at (0, 0) and the City Hall at (1, 0), y
 grows downwards; corners (construction tokens) are numbered like the slot whose top-left corner
 they are. Tiles are named by their data ids (``opera_house``). Every line but ``game`` is optional:
-what a line leaves out is as at setup, and unseen parts (deck order, hands, tiles removed in a
-2-player game) are dealt from ``seed``.
+what a line leaves out is as the setup from ``seed`` made it (``game`` and ``seed`` alone are the new
+game), less the tiles the text puts elsewhere: the decks keep their order (setup tiles of the
+projects area that the text leaves out go back into their deck at places drawn from ``seed``; an
+older era's deck is empty); a tile removed unseen at setup (2 players) that the text puts elsewhere
+is replaced by the next tile of its type in the deck; a hand not given keeps the tiles dealt to it
+at its size (as dealt, less the tiles its city built), trimmed into the box or topped up from it.
 
 Example (a 3-player game, Red about to build a Market it took)::
 
@@ -47,11 +51,15 @@ Lines (``<seat>`` is a colour: green, red, blue, purple, black):
 ``neutral:``             the 2-player neutral marker's culture
 ``expo:``                ``scored`` when this round's World Expo has been scored
 ``extra build:``         ``due`` when a Financial District's extra build is owed
-``projects:``            ``$0 tile, ... | $2 ... | $4 ...`` (``-`` for an empty row)
+``projects:``            ``$0 tile, ... | $2 ... | $4 ...`` (``-`` for an empty row): tiles of the round's
+                         era or older (of the next round's era in a World Expo or prosperity phase,
+                         which follow the administration phase's refill)
 ``deck eraN:``           the era's unseen draw pile in drawing order (``-`` empty)
 ``removed eraN:``        tiles removed unseen from the era deck (2-player variant)
-``box:``                 prosperity tiles not dealt
-``plants taken:``        ``level:count ...``, plants gone from the supply per level
+``box:``                 prosperity tiles not dealt (given, it holds every tile in no city or hand)
+``plants taken:``        ``level:count ...``, plants gone from the supply per level, best first
+                         (default: one per city holding that level or above, and at least up to
+                         the plants the cities hold)
 ``tourists:``            ``<colour>@<host seat>[:x,y][!]`` per tourist: on a tile at x,y or beside the
                          city; ``!`` used this phase; ``neutral@-`` beside the board
 ``<seat>:``              ``money culture employment population public_service progress prestige
@@ -250,6 +258,7 @@ class _Reader:
         color = self.colors[p]
         got = self.text.get(f"{color} city")
         if got is None:
+            self._tokens(s, p, s.city[p])
             return
         no, value = got
         city: dict[int, int] = {}
@@ -309,7 +318,11 @@ class _Reader:
             s.type_count[p * NTYPES + ty] = 0
         for x_idx in city.values():
             s.type_count[p * NTYPES + c.tiles[x_idx].type] += 1
-        tok = self.text.get(f"{color} tokens")
+        self._tokens(s, p, city)
+
+    def _tokens(self, s, p: int, city: dict):
+        g = self.game
+        tok = self.text.get(f"{self.colors[p]} tokens")
         if tok is not None:
             no, value = tok
             words = value.split()
@@ -325,6 +338,9 @@ class _Reader:
 
     def _corner(self, no: int, word: str) -> int:
         x, y = _xy(no, word)
+        o = self.c.grid // 2
+        if not (-o <= x <= self.c.grid - o and -o <= y <= self.c.grid - o):
+            _fail(no, f"corner ({x}, {y}) is off the city grid")
         return self.game.corner_at(x, y)
 
     def _seat_line(self, s, p: int):
@@ -412,8 +428,13 @@ class _Reader:
             s.round = _int(got[0], got[1], "round")
             if not 1 <= s.round <= c.rounds:
                 _fail(got[0], f"round {s.round} does not exist (1 to {c.rounds})")
-        if len(set(s.initiative)) != s.n:
-            raise PositionError("two seats are on one initiative space (give each seat its space)")
+        for p in range(s.n):
+            for q in range(p):
+                if s.initiative[p] == s.initiative[q]:
+                    lines = [t.lines[self.colors[r]] for r in (q, p) if self.colors[r] in t.lines]
+                    no = max(line_no for line_no, value in lines if "space" in value.split())
+                    _fail(no, f"{self.colors[q]} and {self.colors[p]} are both on initiative space "
+                              f"{s.initiative[p] + 1} (give each seat its own space)")
         s.order = sorted(range(s.n), key=s.initiative.__getitem__)
         got = t.get("highest culture")
         if got:
@@ -446,9 +467,15 @@ class _Reader:
             s.extra_build_due = True
         got = t.get("plants taken")
         taken = [0] * len(s.plants_taken)
+        supply = self.game.plant_supply
+        held = [0] * len(s.plants_taken)   # per level, how many plants of the supply's head a held plant needs gone
         for p in range(s.n):   # default: each plant above level 1 held was taken, with those passed on the way
-            for level in range(2, s.tracks[p * NT + LEVEL] + 1):
-                taken[level] += 1
+            level = s.tracks[p * NT + LEVEL]
+            for lv in range(2, level + 1):
+                taken[lv] += 1
+            if level >= 2:
+                held[level] = max(held[level], supply[level].index(s.plant[p]) + 1)
+        taken = [max(a, b) for a, b in zip(taken, held)]
         if got:
             no, value = got
             for word in value.split():
@@ -457,10 +484,23 @@ class _Reader:
                 if not sep or not 2 <= level <= c.max_plant_level:
                     _fail(no, f"expected level:count with a level from 2 to {c.max_plant_level}, got {word!r}")
                 taken[level] = _int(no, k, "count")
-        for level in range(2, c.max_plant_level + 1):
-            if taken[level] > len(self.game.plant_supply[level]):
-                raise PositionError(f"more level-{level} plants taken ({taken[level]}) than the supply holds")
+                if taken[level] > len(supply[level]):
+                    _fail(no, f"more level-{level} plants taken ({taken[level]}) than the supply holds "
+                              f"({len(supply[level])})")
+                if taken[level] < held[level]:
+                    _fail(no, f"a level-{level} plant held by a city is still in the supply: at least "
+                              f"{held[level]} must be taken (the supply is used best first)")
         s.plants_taken = taken
+
+    def _era_in_play(self, s) -> int:
+        """The era of the tiles being drawn: the round's, or the next round's once the administration
+        phase has refilled the projects area (its World Expo and prosperity build)."""
+        got = self.text.lines.get("phase")
+        phase = _PHASE_BY_NAME.get(" ".join(got[1].lower().split())) if got else None
+        rnd = s.round
+        if phase in (P_EXPO, P_PROSPERITY) and rnd < self.c.rounds:
+            rnd += 1
+        return self.c.era_of_round[rnd]
 
     def _projects(self, s):
         got = self.text.get("projects")
@@ -480,9 +520,11 @@ class _Reader:
             if not row.startswith(label):
                 _fail(no, f"row {r + 1} must start with {label}")
             tiles = self.tiles(no, row[len(label):], "the projects area")
+            era = self._era_in_play(s)
             for x in tiles:
-                if self.c.tiles[x].prosperity or self.c.tiles[x].era > self.c.era_of_round[s.round]:
-                    _fail(no, f"{self.c.tiles[x].id} cannot be in the projects area in round {s.round}")
+                if self.c.tiles[x].prosperity or self.c.tiles[x].era > era:
+                    _fail(no, f"{self.c.tiles[x].id} cannot be in the projects area in round {s.round} "
+                              f"(era {era} tiles at most)")
             out.append(tiles)
         s.projects = out
 
@@ -509,25 +551,46 @@ class _Reader:
             box = self.tiles(got[0], got[1], "the box")
         if not s.prosperity:
             return
-        # the rest: hands not given keep their size from setup minus tiles built, from the unseen pool
-        unseen = [x for x in c.prosperity_tiles if x not in self.placed]
-        rng = Rng(s.seed ^ 0xBAD5EED)
-        rng.shuffle(unseen)
+        # the rest: the hands not given are those of the setup without the tiles written elsewhere,
+        # each at its size (as dealt, less the tiles built), trimmed into the box or topped up from it
+        mover = self.text.lines.get("to move")
+        builder = -1
+        if mover and self.pending in c.prosperity_tiles:
+            builder = self.seat(*mover)
+        pool = [x for x in s.prosperity_box if x not in self.placed]
+        for p in given:   # what the setup dealt a hand the text gives, and the text puts nowhere
+            pool.extend(x for x in s.hands[p] if x not in self.placed)
+        want = {}
         for p in range(s.n):
             if p in given:
-                s.hands[p] = given[p]
-            else:
-                built = sum(1 for x in s.city[p].values() if c.tiles[x].prosperity) + len(s.lakes[p])
-                k = max(0, c.prosperity_hand[s.n] - built)
-                s.hands[p] = sorted(unseen[:k])
-                del unseen[:k]
-                for x in s.hands[p]:
-                    self.placed[x] = f"{self.colors[p]}'s hand"
-        s.prosperity_box = box if box is not None else unseen
+                continue
+            built = sum(1 for x in s.city[p].values() if c.tiles[x].prosperity) + len(s.lakes[p])
+            if p == builder:   # the prosperity tile being built has left the hand
+                built += 1
+            want[p] = max(0, c.prosperity_hand[s.n] - built)
+            hand = [x for x in s.hands[p] if x not in self.placed]
+            while len(hand) > want[p]:
+                pool.append(hand.pop())
+            s.hands[p] = hand
+        for p, k in want.items():
+            while len(s.hands[p]) < k and pool:
+                s.hands[p].append(pool.pop(0))
+            s.hands[p].sort()
+            for x in s.hands[p]:
+                self.placed[x] = f"{self.colors[p]}'s hand"
+        for p, hand in given.items():
+            s.hands[p] = hand
+        if box is None:
+            s.prosperity_box = pool
+        elif pool:
+            _fail(got[0], "the box lacks prosperity tiles that are nowhere else: "
+                          + ", ".join(c.tiles[x].id for x in sorted(pool)))
+        else:
+            s.prosperity_box = box
 
     def _decks(self, s, rng):
         c = self.c
-        era_now = c.era_of_round[s.round]
+        era_now = self._era_in_play(s)
         explicit = {}
         for era in (1, 2, 3):
             got = self.text.get(f"deck era{era}")
@@ -545,22 +608,28 @@ class _Reader:
             if era in explicit:
                 s.decks[era] = explicit[era]
                 continue
-            if era < era_now:
+            if era < era_now:   # an older era's deck was discarded at the era change
                 s.decks[era] = []
                 continue
-            pool = [x for x in c.era_tiles[era] if x not in self.placed and x not in s.removed[era]
-                    and c.tile_min_players(c.tiles[x]) <= max(s.n, 3)]
-            if f"removed era{era}" not in self.text.used and s.n == 2:
-                rng.shuffle(pool)
+            # as at setup, without the tiles written elsewhere; a tile removed at setup (2 players)
+            # that the text puts elsewhere is replaced by the next tile of its type in the deck
+            deck = [x for x in s.decks[era] if x not in self.placed]
+            if s.n == 2 and f"removed era{era}" not in self.text.used:
                 out = []
-                for typ in c.two_player_removed_types:
-                    pick = next((x for x in pool if c.tiles[x].type == typ), None)
-                    if pick is not None:
-                        pool.remove(pick)
-                        out.append(pick)
+                for x in s.removed[era]:
+                    if x in self.placed:
+                        x = next((y for y in reversed(deck) if c.tiles[y].type == c.tiles[x].type), None)
+                        if x is None:
+                            continue
+                        deck.remove(x)
+                    out.append(x)
                 s.removed[era] = out
-            rng.shuffle(pool)
-            s.decks[era] = pool
+            # the tiles the setup dealt to the projects area that the text leaves out go back unseen
+            back = [x for x in c.era_tiles[era] if x not in self.placed and x not in s.removed[era]
+                    and x not in deck and c.tile_min_players(c.tiles[x]) <= max(s.n, 3)]
+            for x in back:
+                deck.insert(rng.randbelow(len(deck) + 1), x)
+            s.decks[era] = deck
 
     def _tourists(self, s):
         got = self.text.get("tourists")
