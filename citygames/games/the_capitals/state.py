@@ -22,13 +22,14 @@ from citygames.core.flat import Derived, FlatState, IntDicts, List, Lists, Lists
 from citygames.core.game import TERMINAL
 from citygames.core.phases import Phase, PhaseMachine, Step
 
-from . import (administration, building, end, executive, expo, politics, power_plants, prosperity, scoring,
-               tourism)
+from . import (administration, building, end, executive, expo, observation, politics, power_plants, prosperity,
+               scoring, tourism)
 from .components import NT, TRACK_NAMES
 from .steps import (P_ADMIN, P_BUILDING, P_END, P_EXECUTIVE, P_EXPO, P_FINAL, P_POLITICS, P_PRE_EXPO,
                     P_PROSPERITY, P_TOURISM, PHASE_NAMES, S_ACTIVATE, S_EFFECT, S_FREE, S_LAKE, S_NONE, S_PAY,
                     S_PLACE, S_POLITICS, S_PROSPERITY, S_REWARD, S_TAKE, S_TOKEN, S_UPGRADE, STEP_KEYS,
                     STEP_NAMES)
+from .render import describe_action
 from .tracks import CATEGORIES, CATEGORY_KEYS, NCAT
 
 __all__ = ["CapitalsState", "CATEGORIES", "CATEGORY_KEYS", "NCAT", "PHASE_NAMES", "STEP_NAMES"]
@@ -148,28 +149,13 @@ class CapitalsState(FlatState):
     def is_terminal(self) -> bool:
         return self.phase == P_END
 
-    def scores(self) -> list[int]:
-        """Prestige of each seat (final after the game ends)."""
-        return scoring.scores(self)
-
-    def ranking(self) -> list[int]:
-        """Seats by prestige; ties: more energy cubes left, then money, then leftmost initiative (IT)."""
-        return scoring.ranking(self)
-
-    def returns(self) -> list[float]:
-        """1.0 for the winner after the tie-breaks, 0.0 for the others; all 0.0 before the end."""
-        return scoring.returns(self)
-
-    def score_breakdown(self, seat: int) -> dict[str, int]:
-        """Seat ``seat``'s prestige by score-sheet category (``CATEGORY_KEYS``); sums to its score."""
-        return scoring.breakdown(self, seat)
-
-    def observation(self, seat: int | None) -> dict:
-        from .observation import observation
-        return observation(self, seat)
+    scores = scoring.scores
+    ranking = scoring.ranking
+    returns = scoring.returns
+    score_breakdown = scoring.breakdown
+    observation = observation.observation
 
     def action_to_string(self, action) -> str:
-        from .render import describe_action
         return describe_action(self, self._as_action(action))
 
     def resample(self, seat: int, rng) -> "CapitalsState":
@@ -213,57 +199,20 @@ class CapitalsState(FlatState):
         """The pending decision in words, e.g. ``"politics: now Red must choose an initiative space"``."""
         return self.RULES.expects(self)
 
-    def politics_cost(self, p: int, space: int) -> int:
-        """$ seat ``p`` pays to move to initiative ``space`` now (``politics.cost``)."""
-        return politics.cost(self, p, space)
-
-    def row_of(self, tile: int) -> int:
-        """Projects-area row holding ``tile`` (0, 1, 2 for $0, $2, $4), -1 if none (``building.row_of``)."""
-        return building.row_of(self, tile)
-
-    def broken_rules(self, p: int, tile: int, slot: int) -> tuple[bool, bool]:
-        """Placement rules A and B that building ``tile`` on ``slot`` breaks (``building.broken_rules``)."""
-        return building.broken_rules(self, p, tile, slot)
-
-    def activation_cost(self, p: int, slot: int) -> int:
-        """Cubes to activate the tile on ``slot`` now (``executive.activation_cost``)."""
-        return executive.activation_cost(self, p, slot)
-
-    def free_targets(self, p: int, slot: int) -> list[int]:
-        """Targets of the free activation of the tile on ``slot`` (``executive.free_targets``)."""
-        return executive.free_targets(self, p, slot)
-
-    def requirement_status(self, p: int, tile: int) -> tuple[bool, str]:
-        """Whether seat ``p`` may build prosperity ``tile`` now, and why (``prosperity.requirement_status``)."""
-        return prosperity.requirement_status(self, p, tile)
-
-    def culture_ranking(self) -> list[int]:
-        """Seats from highest to lowest culture with the tie-breaks (``tourism.culture_ranking``)."""
-        return tourism.culture_ranking(self)
-
-    def public_service_ranking(self) -> list[int]:
-        """Seats from highest to lowest public service with the tie-breaks (``expo.public_service_ranking``)."""
-        return expo.public_service_ranking(self)
-
-    def attraction_range(self, culture: int) -> int:
-        """Culture at or below which the leader takes tourists (``tourism.attraction_range``)."""
-        return tourism.attraction_range(self, culture)
-
-    def tourist_color(self, k: int) -> int:
-        """Colour index of tourist ``k`` (``tourism.tourist_color``)."""
-        return tourism.tourist_color(self, k)
-
-    def tourist_index(self, color: int) -> int:
-        """The tourist of colour ``color`` (``tourism.tourist_index``)."""
-        return tourism.tourist_index(self, color)
-
-    def next_plant(self, p: int):
-        """The plant seat ``p`` would take on an upgrade now, or ``None`` (``power_plants.next_plant``)."""
-        return power_plants.next_plant(self, p)
-
-    def final_payment(self, p: int) -> int:
-        """$ seat ``p`` pays for its initiative space before the final scoring (``end.final_payment``)."""
-        return end.final_payment(self, p)
+    # the rule modules' functions, as methods (each documented where it is defined, with its rule)
+    politics_cost = politics.cost
+    row_of = building.row_of
+    broken_rules = building.broken_rules
+    activation_cost = executive.activation_cost
+    free_targets = executive.free_targets
+    requirement_status = prosperity.requirement_status
+    culture_ranking = tourism.culture_ranking
+    public_service_ranking = expo.public_service_ranking
+    attraction_range = tourism.attraction_range
+    tourist_color = tourism.tourist_color
+    tourist_index = tourism.tourist_index
+    next_plant = power_plants.next_plant
+    final_payment = end.final_payment
 
     def event(self, kind: str, player, visible_to=None, **data) -> None:
         """Append a ``capitals.<kind>`` event to the log (rule modules only)."""
