@@ -16,12 +16,36 @@ Rules ("Counters"):
 
 Action space: kind ``take`` (3 actions: 1, 2 or 3 counters, ids 0-2) and kind ``grab`` (1 action,
 id 3).
+
+Hidden information: each seat's secret bonus is hidden from the other seats (and spectators) until
+the end, and the chance still to come (which seat the next bonus tokens go to: the state's ``Rng``)
+is hidden from everybody. ``resample(seat, rng)`` redraws both.
+
+Position notation (``game.state_from_position`` / ``state.position()``), one line of eight fields
+separated by spaces::
+
+    <pile> <current seat> <taken> <bonuses> <tokens> <penalties> <last taker or -> <chance>
+
+where ``taken``, ``bonuses``, ``tokens`` and ``penalties`` are comma-separated per seat and
+``chance`` is the state of the chance generator (an integer), e.g. ``13 1 2,0 1,3 0,0 0,0 - 77``.
 """
 
 from __future__ import annotations
 
-from citygames.core import (Action, ActionSpace, Event, Game, GameInfo, IllegalActionError,
-                            OptionSpec, Rng, State, TERMINAL, register_renderer)
+from citygames.core import (
+    TERMINAL,
+    Action,
+    ActionSpace,
+    Event,
+    Game,
+    GameInfo,
+    IllegalActionError,
+    OptionSpec,
+    PositionError,
+    Rng,
+    State,
+    register_renderer,
+)
 
 GRAB_SIZE = 4
 GRAB_PENALTY = 2
@@ -81,14 +105,20 @@ class ToyGame(Game):
     def __init__(self, **options):
         super().__init__(options)
 
-    def new_initial_state(self, seed: int = 0) -> "ToyState":
-        """A new game; the pile size, secret bonuses and tokens all follow from ``seed``."""
-        return ToyState.new(self, seed)
+    @property
+    def state_class(self) -> type:
+        """The class of this game's states (variants of the toy game override it)."""
+        return ToyState
 
-    def state_from_dict(self, data: dict) -> "ToyState":
+    def new_initial_state(self, seed: int = 0) -> ToyState:
+        """A new game; the pile size, secret bonuses and tokens all follow from ``seed``."""
+        return self.state_class.new(self, seed)
+
+    def state_from_dict(self, data: dict) -> ToyState:
         """Rebuild a state from ``ToyState.to_dict()`` output."""
-        s = ToyState.__new__(ToyState)
+        s = self.state_class.__new__(self.state_class)
         s.game = self
+        s.origin = data.get("origin")
         s.seed = data["seed"]
         s.pile = data["pile"]
         s.taken = list(data["taken"])
@@ -103,12 +133,54 @@ class ToyGame(Game):
         s.log = [Event.from_dict(e) for e in data["log"]]
         return s
 
-    def evaluate(self, state: "ToyState", player: int) -> float:
+    def state_from_position(self, text: str) -> ToyState:
+        """The state the position ``text`` describes (notation: module docstring); empty history and log.
+
+        Raises:
+            PositionError: the text is not a valid position; the message names the field.
+        """
+        n = self.num_players
+        fields = text.split()
+        names = ("pile", "current seat", "taken", "bonuses", "tokens", "penalties", "last taker", "chance")
+        if len(fields) != len(names):
+            raise PositionError(f"a position has {len(names)} fields ({', '.join(names)}), got {len(fields)}")
+
+        def number(name: str, word: str, low: int, high: int | None = None) -> int:
+            if not word.isdigit() or int(word) < low or (high is not None and int(word) > high):
+                bound = f"{low}..{high}" if high is not None else f">= {low}"
+                raise PositionError(f"{name}: {word!r} is not an integer {bound}")
+            return int(word)
+
+        def per_seat(name: str, word: str, high: int | None = None) -> list[int]:
+            parts = word.split(",")
+            if len(parts) != n:
+                raise PositionError(f"{name}: {n} comma-separated values expected (one per seat), got {word!r}")
+            return [number(name, x, 0, high) for x in parts]
+
+        s = self.state_class.__new__(self.state_class)
+        s.game = self
+        s.seed = 0
+        s.pile = number("pile", fields[0], 0)
+        s.current = number("current seat", fields[1], 0, n - 1)
+        s.taken = per_seat("taken", fields[2])
+        s.bonus = per_seat("bonuses", fields[3], BONUS_MAX)
+        s.tokens = per_seat("tokens", fields[4])
+        s.penalties = per_seat("penalties", fields[5])
+        s.last_taker = None if fields[6] == "-" else number("last taker", fields[6], 0, n - 1)
+        if (s.pile == 0) != (s.last_taker is not None):
+            raise PositionError("last taker: the game is over (a last taker is named) exactly when the pile is empty")
+        s.rng = Rng(number("chance", fields[7], 0, (1 << 64) - 1))
+        s.history = []
+        s.log = []
+        s.origin = text
+        return s
+
+    def evaluate(self, state: ToyState, player: int) -> float:
         """Own score minus the best other score (uses the secret bonuses present in ``state``)."""
         scores = state.scores()
         return scores[player] - max(s for i, s in enumerate(scores) if i != player)
 
-    def render_text(self, state: "ToyState", seat: int | None) -> str:
+    def render_text(self, state: ToyState, seat: int | None) -> str:
         """The table as seen by ``seat`` (``None``: spectator), with rich markup."""
         obs = state.observation(seat)
         lines = [f"[bold]Pile:[/bold] {obs['pile']} counters"]
@@ -132,15 +204,29 @@ class ToyGame(Game):
 class ToyState(State):
     """A toy game in progress. Plain attributes, hand-written ``clone``."""
 
-    __slots__ = ("game", "seed", "pile", "taken", "bonus", "tokens", "penalties", "last_taker",
-                 "current", "rng", "history", "log")
+    __slots__ = (
+        "bonus",
+        "current",
+        "game",
+        "history",
+        "last_taker",
+        "log",
+        "origin",
+        "penalties",
+        "pile",
+        "rng",
+        "seed",
+        "taken",
+        "tokens",
+    )
 
     @classmethod
-    def new(cls, game: ToyGame, seed: int) -> "ToyState":
+    def new(cls, game: ToyGame, seed: int) -> ToyState:
         s = cls.__new__(cls)
         n = game.num_players
         s.game = game
         s.seed = seed
+        s.origin = None
         s.rng = Rng(seed)
         if game.options["big_pile"]:
             s.pile = 30 + s.rng.randbelow(11)
@@ -243,7 +329,17 @@ class ToyState(State):
             "log": [e.to_dict() for e in self.log_for(seat)],
         }
 
-    def resample(self, seat: int, rng: Rng) -> "ToyState":
+    def position(self) -> str:
+        """This state in the toy game's position notation (see the module docstring)."""
+        def per_seat(values):
+            return ",".join(map(str, values))
+        last = "-" if self.last_taker is None else str(self.last_taker)
+        return (f"{self.pile} {self.current} {per_seat(self.taken)} {per_seat(self.bonus)} {per_seat(self.tokens)} "
+                f"{per_seat(self.penalties)} {last} {self.rng.state}")
+
+    def resample(self, seat: int, rng: Rng) -> ToyState:
+        """A copy with the other seats' secret bonuses and the chance still to come redrawn (before the
+        end; at the end everything is revealed and nothing is left to draw)."""
         s = self.clone()
         if s.last_taker is None:
             for i in range(len(s.bonus)):
@@ -252,12 +348,15 @@ class ToyState(State):
             # private events of other seats are hidden too: redraw them consistently
             s.log = [Event(e.kind, e.player, {"bonus": s.bonus[e.player]}, e.visible_to)
                      if e.kind == "toy.bonus" and e.player != seat else e for e in s.log]
+            # nobody knows where the next bonus tokens go: the chance to come is redrawn as well
+            s.rng = rng.spawn()
         return s
 
-    def clone(self) -> "ToyState":
-        s = ToyState.__new__(ToyState)
+    def clone(self) -> ToyState:
+        s = type(self).__new__(type(self))
         s.game = self.game
         s.seed = self.seed
+        s.origin = self.origin
         s.pile = self.pile
         s.taken = self.taken[:]
         s.bonus = self.bonus[:]
@@ -283,6 +382,7 @@ class ToyState(State):
             "rng": self.rng.state,
             "history": list(self.history),
             "log": [e.to_dict() for e in self.log],
+            "origin": self.origin,
         }
 
     def __getstate__(self):
