@@ -69,18 +69,21 @@ def test_final_tie_broken_by_cubes_left_after_the_exchange():
 # ----------------------------------------------------------------------------------------------
 # Technology Park may activate the Convention Center (IT appendix, Technology Park)
 # ----------------------------------------------------------------------------------------------
-def test_technology_park_may_activate_an_adjacent_convention_center():
-    """IT appendix, Technology Park: "activate 1 adjacent building tile for free" — the Convention
-    Center is a building tile with an activation, so it is a target; its own free activation follows
-    (ref §10 #8 PROJECT DEFAULT: a free activation pays the target's effect)."""
-    s = position("""seed: 2
+TECH_PARK = """seed: 2
 round: 11
 phase: prosperity
 to move: red
 decision: place technology_park
 red: money 10 culture 4 population 4 employment 2
 red city: hotel@0,0 city_hall@1,0 convention_center@0,1 park@-1,1
-""", prosperity=True)
+"""
+
+
+def test_technology_park_may_activate_an_adjacent_convention_center():
+    """IT appendix, Technology Park: "activate 1 adjacent building tile for free" — the Convention
+    Center is a building tile with an activation, so it is a target; its own free activation follows
+    (ref §10 #8 PROJECT DEFAULT: a free activation pays the target's effect)."""
+    s = position(TECH_PARK, prosperity=True)
     red = 1
     tp, cc = slot(s, 1, 1), slot(s, 0, 1)
     assert act(s, "place", tp) in s.legal_actions()
@@ -101,14 +104,7 @@ red city: hotel@0,0 city_hall@1,0 convention_center@0,1 park@-1,1
 def test_technology_park_may_not_activate_the_convention_center_under_the_earlier_reading(monkeypatch):
     """The earlier reading is kept as data (``technology_park_may_activate_convention_center: false``)."""
     monkeypatch.setattr(C, "tech_park_may_activate_cc", False)
-    s = position("""seed: 2
-round: 11
-phase: prosperity
-to move: red
-decision: place technology_park
-red: money 10 culture 4 population 4 employment 2
-red city: hotel@0,0 city_hall@1,0 convention_center@0,1
-""", prosperity=True)
+    s = position(TECH_PARK, prosperity=True)
     tp, cc = slot(s, 1, 1), slot(s, 0, 1)
     s.apply_action(act(s, "place", tp))
     assert cc not in s.free_targets(1, tp)
