@@ -166,7 +166,8 @@ class Game:
     def state_from_position(self, text: str) -> "State":
         """The state a position text describes, in the game's documented notation (python-chess's FEN
         is the model): every rule-relevant part of the state, validated. The state has an empty
-        history and log; its ``record()`` carries the text, so it replays.
+        history (its log holds only what the game did on its own from that position on); its
+        ``record()`` carries the text, so it replays.
 
         Raises:
             PositionError: the text is not a valid position; the message names the line and the rule.
