@@ -83,13 +83,12 @@ from __future__ import annotations
 import re
 
 from citygames.core.errors import PositionError
-from citygames.core.game import TERMINAL
 from citygames.core.phases import NO_DECISION
 from citygames.core.rng import Rng
 
 from .components import LAKE, LEVEL, NT, NTYPES, PRESTIGE, TRACK_INDEX
 from .steps import (P_ADMIN, P_BUILDING, P_END, P_EXECUTIVE, P_EXPO, P_FINAL, P_POLITICS, P_PRE_EXPO,
-                    P_PROSPERITY, P_TOURISM, PHASE_NAMES, S_ACTIVATE, S_EFFECT, S_FREE, S_LAKE, S_PAY, S_PLACE,
+                    P_PROSPERITY, PHASE_NAMES, S_ACTIVATE, S_EFFECT, S_FREE, S_LAKE, S_PAY, S_PLACE,
                     S_POLITICS, S_PROSPERITY, S_REWARD, S_TAKE, S_TOKEN, S_UPGRADE, STEP_KEYS)
 from .tracks import C_TILES, CATEGORY_KEYS, NCAT
 
@@ -191,7 +190,6 @@ class _Reader:
         from .setup import setup
         from .state import CapitalsState
         g = self.game
-        c = self.c
         n = g.num_players
         t = self.text
         self._check_game_line()

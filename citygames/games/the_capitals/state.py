@@ -26,7 +26,7 @@ from . import (administration, building, end, executive, expo, observation, poli
                scoring, tourism)
 from .components import NT, TRACK_NAMES
 from .steps import (P_ADMIN, P_BUILDING, P_END, P_EXECUTIVE, P_EXPO, P_FINAL, P_POLITICS, P_PRE_EXPO,
-                    P_PROSPERITY, P_TOURISM, PHASE_NAMES, S_ACTIVATE, S_EFFECT, S_FREE, S_LAKE, S_NONE, S_PAY,
+                    P_PROSPERITY, P_TOURISM, PHASE_NAMES, S_ACTIVATE, S_EFFECT, S_FREE, S_LAKE, S_PAY,
                     S_PLACE, S_POLITICS, S_PROSPERITY, S_REWARD, S_TAKE, S_TOKEN, S_UPGRADE, STEP_KEYS,
                     STEP_NAMES)
 from .render import describe_action
