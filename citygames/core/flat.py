@@ -31,15 +31,15 @@ from typing import Any, Callable
 from .errors import IllegalActionError
 from .game import Game, State
 
-__all__ = ["FieldKind", "Value", "List", "Lists", "Lists2", "IntDicts", "TupleLists", "Shared", "Frozen", "Derived",
-           "Cache", "Log", "FlatState", "BASE_FIELDS"]
+__all__ = ["FieldKind", "Value", "List", "Lists", "Lists2", "IntDicts", "Frozen", "Derived", "Cache", "Log",
+           "FlatState", "BASE_FIELDS"]
 
 
 class FieldKind:
     """How one field is copied by ``clone`` and carried by ``to_dict``/``from_dict``.
 
-    Subclasses give ``clone_expr(src)`` (Python source of an expression copying ``src``),
-    ``dump(value)`` (JSON-ready data) and ``load(data, game)`` (the value back).
+    Subclasses give ``clone_expr(src)`` (Python source of an expression copying ``src``; by default
+    the value is shared), ``dump(value)`` (JSON-ready data) and ``load(data, game)`` (the value back).
 
     Attributes:
         doc: one line saying what the field holds (shapes, units, sentinel values).
@@ -51,8 +51,8 @@ class FieldKind:
     def __init__(self, doc: str = ""):
         self.doc = doc
 
-    def clone_expr(self, src: str) -> str:  # pragma: no cover - abstract
-        raise NotImplementedError
+    def clone_expr(self, src: str) -> str:
+        return src
 
     def dump(self, value):
         return value
@@ -67,9 +67,6 @@ class FieldKind:
 
 class Value(FieldKind):
     """An immutable value (int, bool, str, ``None``): shared by clones."""
-
-    def clone_expr(self, src: str) -> str:
-        return src
 
 
 class List(FieldKind):
@@ -135,37 +132,6 @@ class IntDicts(FieldKind):
         return [{int(k): int(v) for k, v in d} for d in data]
 
 
-class TupleLists(Lists):
-    """A list of lists of tuples (the tuples are immutable and shared); serialised as lists."""
-
-    def dump(self, value):
-        return [[list(t) for t in x] for x in value]
-
-    def load(self, data, game):
-        return [[tuple(t) for t in x] for x in data]
-
-
-class Shared(FieldKind):
-    """A value never changed in place (the engine replaces it whole): clones share it.
-
-    Args:
-        inner: the kind that serialises it (default ``Lists``).
-    """
-
-    def __init__(self, doc: str = "", inner: FieldKind | None = None):
-        super().__init__(doc)
-        self.inner = inner or Lists()
-
-    def clone_expr(self, src: str) -> str:
-        return src
-
-    def dump(self, value):
-        return self.inner.dump(value)
-
-    def load(self, data, game):
-        return self.inner.load(data, game)
-
-
 def _as_lists(value):
     return [_as_lists(x) for x in value] if isinstance(value, (tuple, list)) else value
 
@@ -178,9 +144,6 @@ class Frozen(FieldKind):
     """Immutable data, a tuple (possibly of tuples): clones share it and the engine replaces it whole
     (``state.x = state.x + (v,)``); ``to_dict`` carries it as (nested) lists. Cheapest for data that
     changes rarely compared with how often states are cloned."""
-
-    def clone_expr(self, src: str) -> str:
-        return src
 
     def dump(self, value):
         return _as_lists(value)
@@ -202,9 +165,6 @@ class Derived(FieldKind):
         super().__init__(doc)
         self.compute = compute
 
-    def clone_expr(self, src: str) -> str:
-        return src
-
     def load(self, data, game):
         return self.compute(game)
 
@@ -214,18 +174,12 @@ class Cache(FieldKind):
 
     serialised = False
 
-    def clone_expr(self, src: str) -> str:
-        return src
-
     def load(self, data, game):
         return None
 
 
-class Log(FieldKind):
+class Log(List):
     """The event log: clones copy the list (events are never changed in place)."""
-
-    def clone_expr(self, src: str) -> str:
-        return f"{src}[:]"
 
     def dump(self, value):
         return [e.to_dict() for e in value]
@@ -291,18 +245,17 @@ def _rebuild_state(d: dict) -> State:
 class FlatState(State, metaclass=_FlatStateMeta):
     """The shared mechanics of an engine whose state is flat fields declared once in ``FIELDS``.
 
-    A subclass declares ``FIELDS`` (its own fields; ``BASE_FIELDS`` come first) and either a
-    ``RULES`` (a ``citygames.core.phases.PhaseMachine`` giving legal actions, transitions and the
-    messages of illegal actions step by step) or the three methods ``_compute_legal()``,
-    ``_why_illegal(action)`` and ``_apply(action)``. It implements ``is_terminal()`` and the
-    rest of the ``State`` contract (observation, scores, resample, ...).
+    A subclass declares ``FIELDS`` (its own fields; ``BASE_FIELDS`` come first) and ``RULES`` (a
+    ``citygames.core.phases.PhaseMachine`` giving legal actions, transitions and the messages of
+    illegal actions step by step; the state has fields ``step`` and ``phase``). It implements
+    ``is_terminal()`` and the rest of the ``State`` contract (observation, scores, resample, ...).
 
     ``legal_actions`` caches its list until the next action; ``apply_action`` checks legality and
     leaves the state untouched when it raises. Pickling goes through ``to_dict``.
     """
 
     FIELDS: dict[str, FieldKind] = BASE_FIELDS
-    #: the game's phase machine (``citygames.core.phases.PhaseMachine``), or ``None``
+    #: the game's phase machine (``citygames.core.phases.PhaseMachine``)
     RULES = None
 
     def legal_actions(self, player: int | None = None) -> list:
@@ -314,9 +267,7 @@ class FlatState(State, metaclass=_FlatStateMeta):
         if legal is None:   # (a cached list exists only before the end)
             if self.is_terminal():
                 return []
-            rules = self.RULES
-            legal = self._legal = (rules.steps[self.step].legal(self) if rules is not None
-                                   else self._compute_legal())
+            legal = self._legal = self.RULES.legal(self)
         if player is not None and player != self.player:
             return []
         return legal
@@ -335,24 +286,10 @@ class FlatState(State, metaclass=_FlatStateMeta):
                 raise IllegalActionError("the game is over", a)
             legal = self.legal_actions()
         if a not in legal:
-            raise IllegalActionError(self._why_illegal(a), a)
+            raise IllegalActionError(self.RULES.why_illegal(self, a), a)
         self._legal = None
         self.history.append(a.id)
-        rules = self.RULES
-        if rules is None:
-            self._apply(a)
-            return
-        rules.steps[self.step].handlers[a.kind](self, a.arg)
-        rules.advance(self)
-
-    def _compute_legal(self) -> list:  # pragma: no cover - a game without RULES implements it
-        raise NotImplementedError
-
-    def _why_illegal(self, action) -> str:
-        return self.RULES.why_illegal(self, action)
-
-    def _apply(self, action) -> None:  # pragma: no cover - a game without RULES implements it
-        raise NotImplementedError
+        self.RULES.apply(self, a)
 
     @classmethod
     def describe_fields(cls) -> list[tuple[str, str, str]]:

@@ -102,8 +102,6 @@ class PhaseMachine:
         self.phases = tuple(phases)
         self.interrupt = interrupt
         self.end_phase = end_phase
-        self.step_index = {s.key: i for i, s in enumerate(self.steps) if s is not None}
-        self.phase_index = {p.key: i for i, p in enumerate(self.phases)}
 
     def legal(self, state) -> list:
         """The pending decision's legal actions (``[]`` when none is pending)."""
