@@ -18,12 +18,9 @@ from __future__ import annotations
 from citygames.core.phases import NO_DECISION
 
 from . import executive
-from .components import CUBES, CULTURE, EMP, LAKE, LEVEL, MONEY, NT, NTYPES, POP, PS
+from .components import CULTURE, LAKE, NT, NTYPES, PER_TRACK, PS
 from .steps import P_BUILDING, P_TOURISM, S_PLACE, S_TAKE
 from .tracks import C_PLACEMENT, C_TILES, best_order, changes, gain, pay, prestige, snapshot
-
-_PER_TRACK = {"money": MONEY, "culture": CULTURE, "employment": EMP, "population": POP}
-
 
 def row_of(s, tile: int) -> int:
     """Projects-area row (0, 1, 2 for the $0, $2, $4 rows) holding ``tile``; -1 if none."""
@@ -108,12 +105,8 @@ def conditional_gains(s, p: int, conds, exclude: int = -1) -> list:
             v = sum(1 for q in range(s.n) if t[q * NT + CULTURE] > mine)
             if s.neutral_culture > mine and s.c.neutral_counts_ahead:
                 v += 1
-        elif per == "plant_level":
-            v = t[base + LEVEL]
-        elif per == "plant_cubes":
-            v = t[base + CUBES]
         else:
-            v = t[base + _PER_TRACK[per]]
+            v = t[base + PER_TRACK[per]]
         k = v // cd.n
         if k > 0:
             out.extend((tr, amt * k) for tr, amt in cd.gains)

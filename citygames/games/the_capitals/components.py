@@ -37,6 +37,10 @@ DENSITY_NAMES = (None, "low", "medium", "high")
 # --- what a conditional effect counts --------------------------------------------------------
 PER_KINDS = ("money", "culture", "employment", "population", "public_service_above_zero",
              "players_ahead_culture", "plant_level", "plant_cubes", "tiles", "tourists_in_city")
+#: the track each count reads ("tiles" and "tourists_in_city" read none)
+PER_TRACK = {"money": MONEY, "culture": CULTURE, "employment": EMP, "population": POP,
+             "public_service_above_zero": PS, "players_ahead_culture": CULTURE, "plant_level": LEVEL,
+             "plant_cubes": CUBES}
 
 Gains = tuple  # tuple[tuple[int, int], ...]
 

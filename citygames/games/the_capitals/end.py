@@ -19,16 +19,11 @@ from __future__ import annotations
 from citygames.core.phases import NO_DECISION
 
 from . import building, executive, scoring
-from .components import CULTURE, CUBES, EMP, LEVEL, MONEY, POP, PRESTIGE, PS
+from .components import EMP, PER_TRACK, POP, PRESTIGE
 from .steps import P_EXPO, P_FINAL, S_EFFECT
 from .tracks import C_END_TILES, best_order, changes, gain, pay, snapshot
 
 BEFORE_EXPO, END_OF_GAME = "before_expo", "end"
-
-_READS = {"money": MONEY, "culture": CULTURE, "employment": EMP, "population": POP,
-          "public_service_above_zero": PS, "players_ahead_culture": CULTURE, "plant_level": LEVEL,
-          "plant_cubes": CUBES}
-
 
 def _parts(tile, stage: str):
     """``(flat gains, conditionals, area effects, free activation)`` of ``tile``'s effect at ``stage``."""
@@ -50,7 +45,7 @@ def _io(tile, stage: str):
     gains += [tr for cd in cond for tr, _ in cd.gains]
     gains += [tr for eff in area for tr, _ in eff.gains]
     produces = {tr for tr in gains if tr != PRESTIGE}
-    reads = {_READS[cd.per] for cd in cond if cd.per in _READS}
+    reads = {PER_TRACK[cd.per] for cd in cond if cd.per in PER_TRACK}
     if EMP in produces:
         reads.add(POP)   # employment is capped by population
     return produces, reads, free

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from citygames.core.events import register_renderer
 
-from .components import CUBES, MONEY, NT, TRACK_NAMES, TYPE_NAMES, components
+from .components import CUBES, NT, TRACK_NAMES, TYPE_NAMES, components
 from .steps import S_FREE, S_TOKEN, S_UPGRADE
+from .tracks import loans_needed
 
 SHORT = {"money": "$", "culture": "culture", "employment": "employment", "population": "population",
          "public_service": "public service", "progress": "progress", "prestige": "prestige",
@@ -100,13 +101,10 @@ def tile_label(tile) -> str:
 
 # --- actions in context -------------------------------------------------------------------------
 def _loans_note(state, p, amount_: int) -> str:
-    c = state.c
-    m = state.tracks[p * NT + MONEY]
-    need = amount_ + c.min_money - m
-    if amount_ <= 0 or need <= 0:
+    k = loans_needed(state, p, amount_)
+    if not k:
         return ""
-    k = -(-need // c.loan_money)
-    return f"; {k} loan{'s' if k > 1 else ''}: {k * c.loan_prestige} prestige"
+    return f"; {k} loan{'s' if k > 1 else ''}: {k * state.c.loan_prestige} prestige"
 
 
 def describe_action(state, a) -> str:

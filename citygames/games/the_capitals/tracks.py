@@ -45,16 +45,11 @@ def pay(s, p: int, amount: int) -> int:
     """
     if amount <= 0:
         return 0
-    c = s.c
-    i = p * NT + MONEY
-    money = s.tracks[i]
-    need = amount + c.min_money - money
-    loans = 0
-    if need > 0:
-        loans = -(-need // c.loan_money)
-        money += loans * c.loan_money
-        prestige(s, p, loans * c.loan_prestige, C_LOANS)
-    s.tracks[i] = money - amount
+    loans = loans_needed(s, p, amount)
+    if loans:
+        s.tracks[p * NT + MONEY] += loans * s.c.loan_money
+        prestige(s, p, loans * s.c.loan_prestige, C_LOANS)
+    s.tracks[p * NT + MONEY] -= amount
     return loans
 
 
@@ -159,8 +154,3 @@ def changes(s, p: int, before: list) -> dict:
     base = p * NT
     now = s.tracks
     return {TRACK_NAMES[i]: now[base + i] - before[i] for i in range(NT) if now[base + i] != before[i]}
-
-
-def named(gains) -> list:
-    """``((track, amount), ...)`` as ``[[track name, amount], ...]`` for log payloads."""
-    return [[TRACK_NAMES[tr], amt] for tr, amt in gains]
