@@ -72,12 +72,10 @@ def resolve(s, p: int, slot: int, stage: str) -> None:
     flat, cond, area, free = _parts(tile, stage)
     before = snapshot(s, p)
     acc = list(flat)
-    if area:
-        for eff in area:
-            k = building.count_area(s, p, slot, tile, eff.adjacent, eff.match)
-            acc.extend((tr, amt * k) for tr, amt in eff.gains if k)
-    if cond:
-        acc.extend(building.conditional_gains(s, p, cond))
+    for eff in area:
+        k = building.count_area(s, p, slot, tile, eff.adjacent, eff.match)
+        acc.extend((tr, amt * k) for tr, amt in eff.gains if k)
+    acc.extend(building.conditional_gains(s, p, cond))
     if acc:
         gain(s, p, best_order(acc), C_END_TILES, set())
     moved = changes(s, p, before)
@@ -92,14 +90,12 @@ def _resolve_pending(s, p: int, stage: str) -> None:
     order does not matter resolve at once; the owner chooses the order of the others."""
     while s.pending_effects and s.step == NO_DECISION:
         ordered = order_matters(s, p, s.pending_effects, stage)
-        if ordered and len(ordered) < len(s.pending_effects):
-            slot = next(q for q in s.pending_effects if q not in ordered)
-        elif ordered:
+        loose = [q for q in s.pending_effects if q not in ordered]
+        if not loose:
             s.player = p
             s.step = S_EFFECT
             return
-        else:
-            slot = s.pending_effects[0]
+        slot = loose[0]
         s.pending_effects.remove(slot)
         resolve(s, p, slot, stage)
 

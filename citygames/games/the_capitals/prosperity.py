@@ -14,7 +14,7 @@ from citygames.core.phases import NO_DECISION
 
 from . import administration
 from .building import frontier, triggered_construction
-from .components import MONEY, NT, NTYPES, TRACK_INDEX, TRACK_NAMES, TYPE_NAMES
+from .components import CUBES, LEVEL, MONEY, NT, NTYPES, PROG, TRACK_INDEX, TRACK_NAMES, TYPE_NAMES
 from .steps import S_LAKE, S_PLACE, S_PROSPERITY, S_TAKE
 from .tracks import C_TILES, best_order, can_lose, changes, gain, snapshot
 
@@ -31,9 +31,9 @@ def _requirement_value(s, q: int, req):
         tiles = s.c.tiles
         return sum(1 for x in s.city[q].values() if req.match(tiles[x]))
     if req.track == "progress":  # plant level, then nearness to the next upgrade (Technology Park)
-        return t[q * NT + TRACK_INDEX["plant_level"]], t[q * NT + TRACK_INDEX["progress"]] % s.c.loop
+        return t[q * NT + LEVEL], t[q * NT + PROG] % s.c.loop
     if req.track == "plant_cubes":
-        return t[q * NT + TRACK_INDEX["cubes"]]
+        return t[q * NT + CUBES]
     return t[q * NT + TRACK_INDEX[req.track]]
 
 
