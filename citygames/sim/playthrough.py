@@ -392,11 +392,6 @@ def format_playthrough(pt: Playthrough) -> str:
     return "\n".join(lines) + "\n"
 
 
-def playthrough_text(game: Game, seed: int) -> str:
-    """Shorthand for ``record_playthrough(game, seed).text()`` (same errors)."""
-    return record_playthrough(game, seed).text()
-
-
 # --- comparing ---------------------------------------------------------------------------
 def _blocks(text: str) -> list[list[str]]:
     """The header, then one list of lines per ``== `` block (setup, steps, end)."""
