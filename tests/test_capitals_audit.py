@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import citygames
-from citygames.games.the_capitals.components import components
+from citygames.games.the_capitals.components import PS, components
 
 C = components()
 
@@ -179,15 +179,20 @@ round: 3
 phase: prosperity
 to move: red
 decision: prosperity
-red: money 2 culture {culture} public_service 0
+red: money 2 culture {culture} public_service {ps}
 red hand: mayors_house
 """
-    s = position(text.format(culture=1), prosperity=True)
-    ok, why = s.requirement_status(1, C.tile_by_id["mayors_house"].idx)
+    mayor = C.tile_by_id["mayors_house"].idx
+    ok, why = position(text.format(culture=1, ps=0), prosperity=True).requirement_status(1, mayor)
     assert not ok and "2 culture" in why
-    s2 = position(text.format(culture=2), prosperity=True)
-    ok, why = s2.requirement_status(1, C.tile_by_id["mayors_house"].idx)
+    ok, why = position(text.format(culture=2, ps=C.track_min[PS]), prosperity=True).requirement_status(1, mayor)
+    assert not ok and "1 public service" in why     # public service already at the bottom of its track
+    s = position(text.format(culture=2, ps=0), prosperity=True)
+    ok, why = s.requirement_status(1, mayor)
     assert ok, why
+    s.apply_action(act(s, "prosperity", C.prosperity_tiles.index(mayor)))   # $2 - $12: 4 loans, culture 0, PS -1
+    assert (s.track(1, "culture"), s.track(1, "public_service"), s.track(1, "money")) == (0, -1, 2)
+    assert s.score_breakdown(1)["loans"] == -4
 
 
 # ----------------------------------------------------------------------------------------------
