@@ -133,7 +133,7 @@ class Game:
     #: imported on first use. ``"state"`` (required) is the ``State`` subclass, which provides
     #: ``new(game, seed)`` and ``from_dict(game, data)``. The optional parts replace the defaults of
     #: the methods of the same name: ``"evaluate"``, ``"render_text"``, ``"action_json"``,
-    #: ``"components_json"``, ``"describe_rules"``; ``"state_from_position"`` (``parse(game, text)``)
+    #: ``"components_json"``, ``"describe_rules"``, ``"facts"``; ``"state_from_position"`` (``parse(game, text)``)
     #: and ``"position"`` (``write(state) -> str``) give the game's position notation.
     PARTS: dict[str, str] = {}
 
@@ -218,6 +218,21 @@ class Game:
         if fn is not None:
             return fn(self)
         return {"game": self.info.id, "name": self.info.name}
+
+    def facts(self, state: "State") -> list[tuple]:
+        """Per-component facts of a finished game, for studies (``citygames simulate --out X.parquet``).
+
+        Returns:
+            a list of ``(seat, kind, component, event, when, where)`` rows, one per thing that
+            happened to a component: ``seat`` (int) the seat it concerns; ``kind`` (str) the
+            component family (e.g. ``"tile"``, ``"card"``, ``"wonder"``); ``component`` (str) its
+            stable id; ``event`` (str) what happened (e.g. ``"built"``, ``"discarded"``); ``when``
+            (int) the round or age, 0 when not meaningful; ``where`` (str) a place in the game's
+            own notation, ``""`` when none. Each game documents its own kinds and events in its
+            ``facts`` module. Default: no facts (``[]``).
+        """
+        fn = self.part("facts")
+        return [] if fn is None else fn(state)
 
     def reveals_hidden(self, events: Sequence) -> bool:
         """Whether these log events revealed hidden information or drew chance (undo stops there).
