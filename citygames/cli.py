@@ -340,20 +340,33 @@ def _human_turn(console, game: Game, state: State, player: int, who: dict[int, s
 @click.option("--bots", default="random", show_default=True,
               help="one bot per seat, comma-separated (or one name for all seats)")
 @click.option("--seed", type=int, default=0, show_default=True, help="game i uses seed SEED+i")
-@click.option("--out", type=click.Path(dir_okay=False), help="write one CSV row per game here")
-@click.option("--workers", type=click.IntRange(min=1), help="worker processes (default: all cores)")
+@click.option("--out", type=click.Path(), help="results: a folder of Parquet tables (a name ending in .parquet: "
+              "games, seats with score categories, component facts) or a CSV file (.csv, one row per game)")
+@click.option("--resume", is_flag=True, help="complete the interrupted run in --out (a .parquet results folder)")
+@click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
+              help="local worker processes, or a Ray cluster")
+@click.option("--address", help="Ray cluster to join ('auto' or an address); default: start a local Ray")
+@click.option("--workers", type=click.IntRange(min=1), help="worker processes or local Ray CPUs (default: all cores)")
 @click.option("--save-records", type=click.Path(file_okay=False), help="write every game record here")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.pass_context
-def simulate(ctx, game_id, players, n_games, bots, seed, out, workers, save_records, no_progress) -> None:
+def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, backend, address, workers, save_records,
+             no_progress) -> None:
     """Simulate many bot games of GAME and print win rates, scores, game lengths and, for games
     that report it, how the games were won (e.g. the victory types of 7 Wonders Duel).
+
+    With --out X.parquet the results are streamed to a folder of Parquet tables as games finish
+    (read them with pandas, Polars, DuckDB or `citygames report`); an interrupted run keeps what
+    finished and the same command with --resume completes it.
 
     Extra --name[=value] arguments are game options.
     """
     from rich.console import Console
 
     from citygames import sim
+    from citygames.sim.backends import make_backend
+    from citygames.sim.results import ResultsError
+    from citygames.sim.study import out_format, run_study
     game = load_cli_game(game_id, players, ctx.args)
     n = game.num_players
     names = parse_bots(bots)
@@ -362,21 +375,45 @@ def simulate(ctx, game_id, players, n_games, bots, seed, out, workers, save_reco
                                  f"got {len(names)}", param_hint="--bots")
     if len(names) == 1:
         names = names * n
-    progress_console = Console(stderr=True)
-    results = sim.simulate(game_id, game.options, names, n_games, seed=seed, workers=workers,
-                           save_records=save_records, progress=not no_progress,
-                           console=progress_console)
-    opts = ", ".join(f"{k}={v}" for k, v in game.options.items())
-    title = f"{game.info.name} [{opts}]: {n_games} games, seed {seed}, bots {','.join(names)}"
-    click.echo(sim.summary_text(results, title=title), nl=False)
-    if out:
+    if out is not None:
         try:
-            sim.write_csv(results, out)
-        except OSError as exc:
-            raise click.ClickException(f"cannot write {out}: {exc}") from None
-        click.echo(f"Wrote {len(results)} rows to {out}")
+            fmt = out_format(out)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--out") from None
+        if resume and fmt != "parquet":
+            raise click.BadParameter("--resume needs a results folder (--out ending in .parquet)",
+                                     param_hint="--resume")
+    elif resume:
+        raise click.BadParameter("--resume needs --out (the results folder to complete)", param_hint="--resume")
+    if address and backend != "ray":
+        raise click.BadParameter("--address needs --backend ray", param_hint="--address")
+    try:
+        runner = make_backend(backend, workers=min(workers or 10**6, n_games) if backend == "local" else workers,
+                              address=address)
+    except ImportError as exc:
+        raise click.UsageError(str(exc)) from None
+    progress_console = Console(stderr=True)
+    try:
+        done = run_study(game_id, game.options, names, n_games, runner, seed=seed, out=out, resume=resume,
+                         save_records=save_records, progress=not no_progress, console=progress_console)
+    except ResultsError as exc:
+        raise click.UsageError(str(exc)) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {out}: {exc}") from None
+    opts = ", ".join(f"{k}={v}" for k, v in game.options.items())
+    title = f"{game.info.name} [{opts}]: {done.total} games, seed {seed}, bots {','.join(names)}"
+    click.echo(sim.summary_text(done.stats, title=title), nl=False)
+    if out:
+        what = f"{done.stats.games} games" if fmt == "parquet" else f"{done.played} rows"
+        click.echo(f"Wrote {what} to {out}")
     if save_records:
         click.echo(f"Records in {save_records}")
+    if done.interrupted:
+        click.echo(f"Stopped after {done.stats.games} of {done.total} games: {done.interrupted}.", err=True)
+        if out and fmt == "parquet":
+            click.echo(f"Run the same command with --resume to play the {done.total - done.stats.games} "
+                       f"missing games.", err=True)
+        ctx.exit(130)
 
 
 @main.command("replay")

@@ -9,14 +9,14 @@ from __future__ import annotations
 
 import os
 import pickle
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Sequence
 
 from citygames.bots import BOTS, make_bot
 from citygames.core import Game, Rng, State, load_game, save_record
-from citygames.core.registry import game_class, register_game
+from citygames.core.registry import register_game
 
 #: safety net: a game that has not ended after this many actions is reported as an error
 MAX_ACTIONS = 1_000_000
@@ -39,6 +39,10 @@ class GameResult:
         actions: number of actions applied in the game.
         outcome: how the game was decided (``state.outcome()``, e.g. ``"military"``), or ``None``
             for games that do not say.
+        breakdowns: per seat, ``state.score_breakdown(seat)`` (victory points by category); empty
+            unless the run asked for details.
+        facts: ``game.facts(state)`` rows ``(seat, kind, component, event, when, where)``; empty
+            unless the run asked for details.
     """
 
     index: int
@@ -50,6 +54,8 @@ class GameResult:
     winner: int
     actions: int
     outcome: str | None = None
+    breakdowns: tuple = ()
+    facts: tuple = ()
 
     @property
     def num_players(self) -> int:
@@ -92,8 +98,9 @@ def play_game(game: Game, bots: Sequence, seed: int, on_action: Callable[[State]
     return state
 
 
-def result_of(state: State, index: int, bots: Sequence[str]) -> GameResult:
-    """The ``GameResult`` of a finished ``state`` (game ``index`` of a run, played by ``bots``)."""
+def result_of(state: State, index: int, bots: Sequence[str], details: bool = False) -> GameResult:
+    """The ``GameResult`` of a finished ``state`` (game ``index`` of a run, played by ``bots``);
+    ``details`` adds each seat's score breakdown and the game's facts (``Game.facts``)."""
     ranking = state.ranking()
     returns = tuple(float(r) for r in state.returns())
     ranks = [0] * len(ranking)
@@ -116,6 +123,8 @@ def result_of(state: State, index: int, bots: Sequence[str]) -> GameResult:
         winner=winner,
         actions=len(state.history),
         outcome=state.outcome(),
+        breakdowns=tuple(dict(state.score_breakdown(s)) for s in range(len(ranks))) if details else (),
+        facts=tuple(tuple(f) for f in state.game.facts(state)) if details else (),
     )
 
 
@@ -125,10 +134,11 @@ def record_path(directory: str | Path, game_id: str, index: int) -> Path:
 
 
 def run_one(game_id: str, options: dict, bots: Sequence[str], index: int, seed: int,
-            save_records: str | Path | None = None) -> GameResult:
+            save_records: str | Path | None = None, details: bool = False) -> GameResult:
     """Play game ``index`` of a run (state seed ``seed + index``) and return its result.
 
-    Writes the record to ``record_path(save_records, game_id, index)`` when ``save_records`` is set.
+    Writes the record to ``record_path(save_records, game_id, index)`` when ``save_records`` is set;
+    ``details`` adds score breakdowns and facts to the result (``result_of``).
 
     Raises:
         citygames.core.GameOptionError: unknown game or bad options.
@@ -145,11 +155,7 @@ def run_one(game_id: str, options: dict, bots: Sequence[str], index: int, seed: 
                            f"failed: {exc!r}") from exc
     if save_records is not None:
         save_record(state.record(), record_path(save_records, game_id, index))
-    return result_of(state, index, bots)
-
-
-def _run_chunk(game_id, options, bots, indices, seed, save_records) -> list[GameResult]:
-    return [run_one(game_id, options, bots, i, seed, save_records) for i in indices]
+    return result_of(state, index, bots, details)
 
 
 def _init_worker(games: dict, bots: dict) -> None:
@@ -212,55 +218,32 @@ def simulate(game_id: str, options: dict | None, bots: Sequence[str], games: int
     if save_records is not None:
         Path(save_records).mkdir(parents=True, exist_ok=True)
 
-    bar = None
-    if progress:
-        from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
-                                   TimeElapsedColumn, TimeRemainingColumn)
-        bar = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
-                       MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                       console=console)
+    from .backends import LocalBackend, RunSpec
+    backend = LocalBackend(workers)
+    spec = RunSpec(game_id, options, tuple(bots), seed, None if save_records is None else str(save_records))
     results: list[GameResult] = []
-    if workers == 1:
-        if bar is not None:
-            bar.start()
-            task = bar.add_task(f"{game_id}", total=games)
-        try:
-            for i in range(games):
-                results.append(run_one(game_id, options, bots, i, seed, save_records))
-                if bar is not None:
-                    bar.advance(task)
-        finally:
-            if bar is not None:
-                bar.stop()
-        return results
-
-    # chunks: big enough to amortise process round-trips, small enough for a smooth bar
-    chunk = max(1, min(50, games // (workers * 8)))
-    factory = game_class(game_id)
-    extra_games = {game_id: factory} if _picklable(factory) else {}
-    extra_bots = {k: v for k, v in BOTS.items() if _picklable(v)}
-    with ProcessPoolExecutor(max_workers=workers, initializer=_init_worker,
-                             initargs=(extra_games, extra_bots)) as pool:
-        pending = {pool.submit(_run_chunk, game_id, options, bots, range(start, min(games, start + chunk)),
-                               seed, None if save_records is None else str(save_records))
-                   for start in range(0, games, chunk)}
-        if bar is not None:
-            bar.start()
-            task = bar.add_task(f"{game_id}", total=games)
-        try:
-            while pending:
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    part = fut.result()
-                    results.extend(part)
-                    if bar is not None:
-                        bar.advance(task, len(part))
-        except BaseException:
-            for fut in pending:
-                fut.cancel()
-            raise
-        finally:
-            if bar is not None:
-                bar.stop()
+    with progress_bar(game_id, games, progress, console) as advance:
+        for part in backend.run(spec, [range(games)]):
+            results.extend(part)
+            advance(len(part))
     results.sort(key=lambda r: r.index)
     return results
+
+
+@contextmanager
+def progress_bar(label: str, total: int, show: bool = True, console=None, done: int = 0):
+    """A rich progress bar (games done of ``total``, elapsed, time left) as a context manager that
+    yields ``advance(n)``; with ``show`` false, ``advance`` does nothing."""
+    if not show:
+        yield lambda n: None
+        return
+    from rich.progress import (BarColumn, MofNCompleteColumn, Progress, TextColumn,
+                               TimeElapsedColumn, TimeRemainingColumn)
+    bar = Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                   MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(), console=console)
+    task = bar.add_task(label, total=total, completed=done)
+    bar.start()
+    try:
+        yield lambda n: bar.advance(task, n)
+    finally:
+        bar.stop()

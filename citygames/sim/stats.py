@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import io
 import math
-import statistics
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Sequence
@@ -99,6 +98,7 @@ class SimStats:
         length_mean, length_sd, length_min, length_max: game length in actions.
         outcomes: one ``OutcomeStats`` per outcome, most frequent first (empty when the game
             reports none).
+        seat_bots: per seat, the bot names that played it (comma-separated, sorted).
     """
 
     games: int
@@ -109,31 +109,118 @@ class SimStats:
     length_min: int
     length_max: int
     outcomes: tuple[OutcomeStats, ...] = ()
+    seat_bots: tuple[str, ...] = ()
 
 
-def _group(label: str, wins: int, scores: list, ranks: list, draws: int = 0) -> GroupStats:
-    n = len(scores)
-    lo, hi = wilson_interval(wins, n)
-    return GroupStats(
-        label=label, games=n, wins=wins, win_rate=wins / n if n else 0.0, win_low=lo, win_high=hi,
-        score_mean=statistics.fmean(scores) if n else 0.0,
-        score_sd=statistics.stdev(scores) if n > 1 else 0.0,
-        rank_mean=statistics.fmean(ranks) if n else 0.0,
-        draws=draws,
-    )
+class _Moments:
+    """Count, sum and sum of squares of a stream of numbers (mean and sample sd without keeping them)."""
+
+    __slots__ = ("n", "total", "squares", "low", "high")
+
+    def __init__(self):
+        self.n = 0
+        self.total = 0.0
+        self.squares = 0.0
+        self.low = None
+        self.high = None
+
+    def add(self, x: float) -> None:
+        self.n += 1
+        self.total += x
+        self.squares += x * x
+        self.low = x if self.low is None or x < self.low else self.low
+        self.high = x if self.high is None or x > self.high else self.high
+
+    def mean(self) -> float:
+        return self.total / self.n if self.n else 0.0
+
+    def sd(self) -> float:
+        if self.n < 2:
+            return 0.0
+        var = (self.squares - self.total * self.total / self.n) / (self.n - 1)
+        return math.sqrt(max(0.0, var))
+
+
+class _Group:
+    __slots__ = ("wins", "draws", "score", "rank")
+
+    def __init__(self):
+        self.wins = 0
+        self.draws = 0
+        self.score = _Moments()
+        self.rank = _Moments()
+
+    def add(self, won: bool, shared: bool, score: float, rank: float) -> None:
+        self.wins += won
+        self.draws += shared
+        self.score.add(score)
+        self.rank.add(rank)
+
+    def stats(self, label: str) -> GroupStats:
+        n = self.score.n
+        lo, hi = wilson_interval(self.wins, n)
+        return GroupStats(label=label, games=n, wins=self.wins, win_rate=self.wins / n if n else 0.0,
+                          win_low=lo, win_high=hi, score_mean=self.score.mean(), score_sd=self.score.sd(),
+                          rank_mean=self.rank.mean(), draws=self.draws)
+
+
+class StatsAccumulator:
+    """Builds a ``SimStats`` from games added one by one, in constant memory (what ``simulate
+    --out`` uses for runs too big to hold). ``add(result)`` then ``stats()``; ``seat_bots`` gives
+    the bot names seen in each seat.
+
+    Raises (``add``):
+        ValueError: a game with another number of seats than the first.
+    """
+
+    def __init__(self):
+        self.n = None
+        self.games = 0
+        self.seats: list[_Group] = []
+        self.bots: dict[str, _Group] = {}
+        self.lengths = _Moments()
+        self.outcomes: dict[str, int] = {}
+        self.won_by: dict[tuple[str, str], int] = {}
+        self.seat_bots: list[set] = []
+
+    def add(self, r: GameResult) -> None:
+        """Count one game."""
+        if self.n is None:
+            self.n = r.num_players
+            self.seats = [_Group() for _ in range(self.n)]
+            self.seat_bots = [set() for _ in range(self.n)]
+        elif r.num_players != self.n:
+            raise ValueError(f"results mix different numbers of seats: {sorted({self.n, r.num_players})}")
+        self.games += 1
+        for s, name in enumerate(r.bots):
+            won, shared = r.winner == s, _shares(r, s)
+            self.seats[s].add(won, shared, r.scores[s], r.ranks[s])
+            self.bots.setdefault(name, _Group()).add(won, shared, r.scores[s], r.ranks[s])
+            self.seat_bots[s].add(name)
+        self.lengths.add(r.actions)
+        if r.outcome is not None:
+            self.outcomes[r.outcome] = self.outcomes.get(r.outcome, 0) + 1
+            if r.winner >= 0:
+                key = (r.outcome, r.bots[r.winner])
+                self.won_by[key] = self.won_by.get(key, 0) + 1
+
+    def stats(self) -> SimStats:
+        """The statistics of the games added so far."""
+        outcomes = tuple(
+            OutcomeStats(label=label, games=k, share=k / self.games,
+                         by_bot=tuple((b, self.won_by.get((label, b), 0)) for b in self.bots))
+            for label, k in sorted(self.outcomes.items(), key=lambda item: (-item[1], item[0])))
+        ln = self.lengths
+        return SimStats(
+            games=self.games, seats=tuple(g.stats(f"seat {s}") for s, g in enumerate(self.seats)),
+            bots=tuple(g.stats(name) for name, g in self.bots.items()),
+            length_mean=ln.mean(), length_sd=ln.sd(), length_min=int(ln.low or 0), length_max=int(ln.high or 0),
+            outcomes=outcomes, seat_bots=tuple(",".join(sorted(b)) for b in self.seat_bots))
 
 
 def _shares(r: GameResult, seat: int) -> bool:
     """Whether ``seat`` shared the victory of game ``r``."""
     return r.winner < 0 and r.returns[seat] == max(r.returns)
-
-
-def _num_seats(results: list) -> int:
-    """The common number of seats of ``results`` (0 if empty); ``ValueError`` if they differ."""
-    seats = {r.num_players for r in results}
-    if len(seats) > 1:
-        raise ValueError(f"results mix different numbers of seats: {sorted(seats)}")
-    return seats.pop() if seats else 0
 
 
 def compute_stats(results: Sequence[GameResult]) -> SimStats:
@@ -142,43 +229,18 @@ def compute_stats(results: Sequence[GameResult]) -> SimStats:
     Raises:
         ValueError: if the results have different numbers of seats.
     """
-    results = list(results)
-    n = _num_seats(results)
-    seat_stats = []
-    for s in range(n):
-        seat_stats.append(_group(f"seat {s}", sum(r.winner == s for r in results),
-                                 [r.scores[s] for r in results], [r.ranks[s] for r in results],
-                                 sum(_shares(r, s) for r in results)))
-    by_bot: dict[str, tuple[list, list, list, list]] = {}
+    acc = StatsAccumulator()
     for r in results:
-        for s, name in enumerate(r.bots):
-            wins, scores, ranks, draws = by_bot.setdefault(name, ([], [], [], []))
-            wins.append(r.winner == s)
-            scores.append(r.scores[s])
-            ranks.append(r.ranks[s])
-            draws.append(_shares(r, s))
-    bot_stats = [_group(name, sum(w), sc, rk, sum(d)) for name, (w, sc, rk, d) in by_bot.items()]
-    counts: dict[str, int] = {}
-    won_by: dict[tuple[str, str], int] = {}
-    for r in results:
-        if r.outcome is None:
-            continue
-        counts[r.outcome] = counts.get(r.outcome, 0) + 1
-        if r.winner >= 0:
-            key = (r.outcome, r.bots[r.winner])
-            won_by[key] = won_by.get(key, 0) + 1
-    outcomes = tuple(
-        OutcomeStats(label=label, games=k, share=k / len(results),
-                     by_bot=tuple((b, won_by.get((label, b), 0)) for b in by_bot))
-        for label, k in sorted(counts.items(), key=lambda item: (-item[1], item[0])))
-    lengths = [r.actions for r in results]
-    return SimStats(
-        games=len(results), seats=tuple(seat_stats), bots=tuple(bot_stats),
-        length_mean=statistics.fmean(lengths) if lengths else 0.0,
-        length_sd=statistics.stdev(lengths) if len(lengths) > 1 else 0.0,
-        length_min=min(lengths) if lengths else 0, length_max=max(lengths) if lengths else 0,
-        outcomes=outcomes,
-    )
+        acc.add(r)
+    return acc.stats()
+
+
+def _num_seats(results: list) -> int:
+    """The common number of seats of ``results`` (0 if empty); ``ValueError`` if they differ."""
+    seats = {r.num_players for r in results}
+    if len(seats) > 1:
+        raise ValueError(f"results mix different numbers of seats: {sorted(seats)}")
+    return seats.pop() if seats else 0
 
 
 def _table(title: str, first: str, groups: Sequence[GroupStats], bots_by_seat: dict | None = None):
@@ -218,12 +280,12 @@ def _outcome_table(stats: SimStats):
     return table
 
 
-def summary_text(results: Sequence[GameResult], title: str = "", width: int = 110) -> str:
+def summary_text(results: Sequence[GameResult] | SimStats, title: str = "", width: int = 110) -> str:
     """A readable plain-text report of ``results``: win rates (95% Wilson), scores, outcomes (when
     the game reports them) and lengths.
 
     Args:
-        results: the games (as returned by ``simulate``).
+        results: the games (as returned by ``simulate``), or their ``SimStats``.
         title: first line (e.g. game and options), optional.
         width: text width in characters.
 
@@ -231,17 +293,14 @@ def summary_text(results: Sequence[GameResult], title: str = "", width: int = 11
         the report as a string (no markup, ends with a newline).
     """
     from rich.console import Console
-    stats = compute_stats(results)
+    stats = results if isinstance(results, SimStats) else compute_stats(results)
     buf = io.StringIO()
     console = Console(file=buf, width=width, force_terminal=False, color_system=None, highlight=False)
     if title:
         console.print(title, markup=False, soft_wrap=True)
     console.print(f"{stats.games} games")
     if stats.games:
-        bots_by_seat = {}
-        for s in range(len(stats.seats)):
-            names = sorted({r.bots[s] for r in results})
-            bots_by_seat[f"seat {s}"] = ",".join(names)
+        bots_by_seat = {f"seat {s}": names for s, names in enumerate(stats.seat_bots)}
         console.print(_table("By seat", "seat", stats.seats, bots_by_seat))
         console.print(_table("By bot", "bot", stats.bots))
         if stats.outcomes:
