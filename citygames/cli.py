@@ -343,6 +343,8 @@ def _human_turn(console, game: Game, state: State, player: int, who: dict[int, s
 @click.option("--out", type=click.Path(), help="results: a folder of Parquet tables (a name ending in .parquet: "
               "games, seats with score categories, component facts) or a CSV file (.csv, one row per game)")
 @click.option("--resume", is_flag=True, help="complete the interrupted run in --out (a .parquet results folder)")
+@click.option("--part-games", type=click.IntRange(min=1), default=2000, show_default=True,
+              help="games per Parquet part: what an interruption can lose at most, and what is held in memory")
 @click.option("--backend", type=click.Choice(["local", "ray"]), default="local", show_default=True,
               help="local worker processes, or a Ray cluster")
 @click.option("--address", help="Ray cluster to join ('auto' or an address); default: start a local Ray")
@@ -350,8 +352,8 @@ def _human_turn(console, game: Game, state: State, player: int, who: dict[int, s
 @click.option("--save-records", type=click.Path(file_okay=False), help="write every game record here")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.pass_context
-def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, backend, address, workers, save_records,
-             no_progress) -> None:
+def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, part_games, backend, address, workers,
+             save_records, no_progress) -> None:
     """Simulate many bot games of GAME and print win rates, scores, game lengths and, for games
     that report it, how the games were won (e.g. the victory types of 7 Wonders Duel).
 
@@ -395,7 +397,8 @@ def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, backend, a
     progress_console = Console(stderr=True)
     try:
         done = run_study(game_id, game.options, names, n_games, runner, seed=seed, out=out, resume=resume,
-                         save_records=save_records, progress=not no_progress, console=progress_console)
+                         save_records=save_records, progress=not no_progress, console=progress_console,
+                         flush_games=part_games)
     except ResultsError as exc:
         raise click.UsageError(str(exc)) from None
     except OSError as exc:

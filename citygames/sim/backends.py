@@ -157,27 +157,32 @@ class LocalBackend:
         pool = ProcessPoolExecutor(max_workers=self.workers, initializer=_init_worker,
                                    initargs=(extra_games, extra_bots))
         pending: dict = {}
+
+        def submit():
+            chunk = chunker.next()
+            if chunk is not None:
+                pending[pool.submit(run_chunk, spec, chunk)] = chunk
+            return chunk is not None
         try:
-            def submit():
-                chunk = chunker.next()
-                if chunk is not None:
-                    pending[pool.submit(run_chunk, spec, chunk)] = chunk
-                return chunk is not None
-            for _ in range(2 * self.workers):
-                if not submit():
-                    break
-            while pending:
-                done, _ = wait(pending, return_when=FIRST_COMPLETED)
-                for fut in done:
-                    chunk = pending.pop(fut)
-                    try:
+            try:
+                for _ in range(2 * self.workers):
+                    if not submit():
+                        break
+                while pending:
+                    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+                    for fut in done:
+                        chunk = pending.pop(fut)
                         results, seconds = fut.result()
-                    except BrokenProcessPool as exc:
-                        raise RunInterrupted(f"a worker process died ({exc}); the games that finished are kept") \
-                            from None
-                    chunker.measured(len(chunk), seconds)
-                    yield results
-                    submit()
+                        chunker.measured(len(chunk), seconds)
+                        yield results
+                        submit()
+            except BrokenProcessPool as exc:
+                # hand out the chunks that did finish before the pool broke, then stop
+                for fut, chunk in list(pending.items()):
+                    if fut.done() and not fut.cancelled() and fut.exception() is None:
+                        del pending[fut]
+                        yield fut.result()[0]
+                raise RunInterrupted(f"a worker process died ({exc}); the games that finished are kept") from None
         finally:
             for fut in pending:
                 fut.cancel()
