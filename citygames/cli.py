@@ -11,6 +11,7 @@ bots, unreadable record) exits with code 2 and a one-line message.
 
 from __future__ import annotations
 
+import os
 import secrets
 from typing import Sequence
 
@@ -473,6 +474,48 @@ def bench(ctx, game_id, players, seconds, seed) -> None:
     click.echo(f"random-play actions/s: {rates['actions_per_s']:>12,.0f}   (budget {ACTIONS_BUDGET:,})")
     click.echo(f"clones/s:              {rates['clones_per_s']:>12,.0f}   (budget {CLONES_BUDGET:,})")
     click.echo(f"random games/s:        {rates['games_per_s']:>12,.1f}")
+
+
+@main.command("bench-study", context_settings=GAME_OPTIONS)
+@click.argument("game_id", metavar="GAME", default="the_capitals")
+@click.option("--players", "-p", type=int, default=4, show_default=True, help="number of seats")
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=20_000, show_default=True,
+              help="games per speed measurement")
+@click.option("--backends", default="local:1,local:2,ray:2", show_default=True,
+              help="what to measure: BACKEND:WORKERS, comma-separated (ray = a local Ray instance)")
+@click.option("--memory", "memory_games", default="10000,100000", show_default=True,
+              help="study sizes for the memory measurement (local, all cores), comma-separated; '' for none")
+@click.pass_context
+def bench_study(ctx, game_id, players, n_games, backends, memory_games) -> None:
+    """Benchmark studies of GAME with random bots: games/s per backend and worker count, the speed-up
+    over one worker, the share of worker time spent in games, and the parent's peak memory as the
+    study grows. Each measurement runs in a fresh process and streams to a temporary results folder.
+    """
+    from citygames.sim.study_bench import measure
+    game = load_cli_game(game_id, players, ctx.args)
+    configs = []
+    for item in backends.split(","):
+        name, _, k = item.strip().partition(":")
+        if name not in ("local", "ray") or not k.isdigit() or int(k) < 1:
+            raise click.BadParameter(f"{item!r} is not BACKEND:WORKERS (local:2, ray:2)", param_hint="--backends")
+        configs.append((name, int(k)))
+    try:
+        sizes = [int(x) for x in memory_games.split(",") if x.strip()]
+    except ValueError:
+        raise click.BadParameter(f"{memory_games!r} is not a list of numbers", param_hint="--memory") from None
+    opts = {k: v for k, v in game.options.items()}
+    click.echo(f"{game.info.name} {opts}, random bots, {os.cpu_count()} cores")
+    base = None
+    for name, k in configs:
+        m = measure(game_id, opts, n_games, name, k)
+        base = base or m.games_per_s
+        click.echo(f"{m.label:>9}: {m.games:,} games in {m.seconds:6.1f} s = {m.games_per_s:7.1f} games/s, "
+                   f"speed-up {m.games_per_s / base:4.2f}x, busy {m.busy:.0%}, start-up {m.startup:.1f} s, "
+                   f"parent peak {m.peak_rss_mb:.0f} MiB")
+    for size in sizes:
+        m = measure(game_id, opts, size, "local", os.cpu_count() or 1)
+        click.echo(f"memory: {size:,} games ({m.label}, {m.games_per_s:.1f} games/s): "
+                   f"parent peak {m.peak_rss_mb:.0f} MiB")
 
 
 @main.command(context_settings=GAME_OPTIONS)

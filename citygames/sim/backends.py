@@ -136,6 +136,9 @@ class LocalBackend:
             raise ValueError(f"workers must be >= 1, got {workers}")
         self.workers = workers
         self.chunk_seconds = chunk_seconds
+        #: seconds the workers spent playing (summed over chunks): busy_seconds / (wall x workers)
+        #: is the share of the run spent on games rather than on scheduling and idling
+        self.busy_seconds = 0.0
 
     def run(self, spec: RunSpec, todo: Sequence[range]) -> Iterator[list[GameResult]]:
         """Play every index of ``todo`` (a list of ranges); yield each chunk's results as it finishes.
@@ -149,6 +152,7 @@ class LocalBackend:
             while (chunk := chunker.next()) is not None:
                 results, seconds = run_chunk(spec, chunk)
                 chunker.measured(len(chunk), seconds)
+                self.busy_seconds += seconds
                 yield results
             return
         factory = game_class(spec.game_id)
@@ -174,6 +178,7 @@ class LocalBackend:
                         chunk = pending.pop(fut)
                         results, seconds = fut.result()
                         chunker.measured(len(chunk), seconds)
+                        self.busy_seconds += seconds
                         yield results
                         submit()
             except BrokenProcessPool as exc:
@@ -218,6 +223,8 @@ class RayBackend:
             ray.init(include_dashboard=False, log_to_driver=False, logging_level="ERROR", **kwargs)
         self.workers = max(1, int(ray.cluster_resources().get("CPU", 1)))
         self.chunk_seconds = chunk_seconds
+        #: as ``LocalBackend.busy_seconds``
+        self.busy_seconds = 0.0
         self._remote = ray.remote(max_retries=3)(run_chunk)
 
     def run(self, spec: RunSpec, todo: Sequence[range]) -> Iterator[list[GameResult]]:
@@ -254,6 +261,7 @@ class RayBackend:
                         raise RunInterrupted(f"a Ray task was lost ({type(exc).__name__}); "
                                              f"the games that finished are kept") from None
                     chunker.measured(len(chunk), seconds)
+                    self.busy_seconds += seconds
                     yield results
                     submit()
         finally:
