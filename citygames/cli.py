@@ -407,6 +407,8 @@ def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, part_games
     opts = ", ".join(f"{k}={v}" for k, v in game.options.items())
     title = f"{game.info.name} [{opts}]: {done.total} games, seed {seed}, bots {','.join(names)}"
     click.echo(sim.summary_text(done.stats, title=title), nl=False)
+    click.echo(f"Played {done.played} games on {runner.name} with {runner.workers} worker"
+               f"{'s' if runner.workers != 1 else ''}.")
     if out:
         what = f"{done.stats.games} games" if fmt == "parquet" else f"{done.played} rows"
         click.echo(f"Wrote {what} to {out}")

@@ -223,3 +223,9 @@ def test_cli_writes_a_results_folder_and_refuses_to_overwrite_it(tmp_path):
     done = CliRunner().invoke(main, args + ["--resume"])
     assert done.exit_code == 0 and "12 games" in done.output
     assert Path(out / "meta.json").exists()
+
+
+def test_simulate_uses_one_worker_per_core_by_default():
+    result = CliRunner().invoke(main, ["simulate", "toy", "--games", "40", "--no-progress"])
+    assert result.exit_code == 0
+    assert f"Played 40 games on local with {min(os.cpu_count() or 1, 40)} worker" in result.output
