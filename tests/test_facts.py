@@ -9,17 +9,19 @@ and of positions (``game.state_from_position``).
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 
 import pytest
 
 import citygames
 from citygames.bots import make_bot
+from citygames.games.seven_wonders_duel.components import BROWN, GREY
 from citygames.sim import bot_seeds, play_game
 
-from capitals_helpers import Position, act, build, build_lake, build_prosperity, choose_space, drive
+import duel_helpers as duel
+from capitals_helpers import Position, act, build, build_lake, build_prosperity, choose_space, drive, tile
 from capitals_helpers import new_state as capitals_state
-from capitals_helpers import tile
 
 TYPES = (int, str, str, str, int, str)
 
@@ -192,3 +194,181 @@ def test_capitals_power_plant_facts_by_hand():
         plants = [r for r in s.game.facts(s) if r[1] == "power_plant"]
         assert plants == [(p, "power_plant", "level_2", event, rnd, "")]
         assert s.observation(None)["players"][p]["plant"]["level"] == (2 if choice == "upgrade" else 1)
+
+
+# ================================================================================================
+# 7 Wonders Duel
+# ================================================================================================
+DC = duel.C
+
+
+def slug(name: str) -> str:
+    """The documented component id: the English name in lower case, other characters made ``_``."""
+    return re.sub(r"[^a-z0-9]+", "_", name.lower()).strip("_")
+
+
+CARD = [slug(x.name) for x in DC.cards]
+WONDER = [slug(x.name) for x in DC.wonders]
+TOKEN = [slug(x.name) for x in DC.tokens]
+#: seeded games covering every kind of fact: the Mausoleum, destructions, both token sources, the
+#: 7th wonder, military and scientific supremacy, the first-game wonders
+DUEL_GAMES = [({}, "greedy", 0), ({}, "greedy", 1), ({}, "greedy", 8), ({}, "greedy", 14), ({}, "random", 0),
+              ({}, "random", 27), ({"first_game_wonders": True}, "greedy", 28),
+              ({"first_game_wonders": True}, "random", 1)]
+
+
+def test_duel_component_ids_are_unique_slugs():
+    from citygames.games.seven_wonders_duel.facts import component_id, component_ids
+    cards, wonders, tokens = component_ids(DC)
+    assert (list(cards), list(wonders), list(tokens)) == (CARD, WONDER, TOKEN)
+    assert len(set(cards)) == 73 and len(set(wonders)) == 12 and len(set(tokens)) == 10
+    assert component_id("The Statue of Zeus") == "the_statue_of_zeus" and cards[0] == "lumber_yard"
+
+
+@pytest.fixture(scope="module")
+def duel_finished():
+    """The games of ``DUEL_GAMES`` played to the end: ``(options, final state, facts)`` each."""
+    out = []
+    for options, bot, seed in DUEL_GAMES:
+        game, s = finished("seven_wonders_duel", options, seed, bot)
+        out.append((options, s, game.facts(s)))
+    return out
+
+
+def test_duel_games_cover_every_fact(duel_finished):
+    seen = {(r[1], r[3], r[5] if r[5] in ("discard", "board", "library") else "") for _, _, rows in duel_finished
+            for r in rows}
+    assert seen == {("card", "built", ""), ("card", "built", "discard"), ("card", "discarded", ""),
+                    ("card", "tucked", ""), ("card", "destroyed", ""), ("wonder", "drafted", ""),
+                    ("wonder", "given", ""), ("wonder", "built", ""), ("wonder", "removed", ""),
+                    ("progress_token", "taken", "board"), ("progress_token", "taken", "library")}
+    assert {s.outcome() for _, s, _ in duel_finished} == {"civilian", "military", "science"}
+
+
+@pytest.mark.parametrize("index", range(len(DUEL_GAMES)))
+def test_duel_facts_match_the_finished_game(duel_finished, index):
+    options, s, rows = duel_finished[index]
+    check_shape(rows, 2)
+    assert rows == s.game.facts(s)
+    final = s.observation(None)
+    held_event = "given" if options.get("first_game_wonders") else "drafted"
+    for p in (0, 1):
+        pl = final["players"][p]
+        mine = [r for r in rows if r[0] == p]
+        # the city: the cards built (from the structure or the discard pile) less those destroyed, in order
+        city = []
+        for r in mine:
+            if r[1] == "card" and r[3] == "built":
+                city.append(r[2])
+            elif r[1] == "card" and r[3] == "destroyed":
+                city.remove(r[2])
+        assert city == [CARD[x] for x in pl["cards"]]
+        # wonders: held in the order taken; built with the card tucked under each; out of the game
+        assert [r[2] for r in mine if r[1] == "wonder" and r[3] == held_event] == [WONDER[w["wonder"]]
+                                                                                   for w in pl["wonders"]]
+        assert all(r[4] == 0 for r in mine if r[3] in ("drafted", "given"))
+        assert {r[2] for r in mine if r[1] == "wonder" and r[3] == "built"} == {
+            WONDER[w["wonder"]] for w in pl["wonders"] if w["built"]}
+        assert {(r[2], r[5]) for r in mine if r[3] == "tucked"} == {
+            (CARD[w["card"]], WONDER[w["wonder"]]) for w in pl["wonders"] if w["built"]}
+        assert {r[2] for r in mine if r[3] == "removed"} == {WONDER[w["wonder"]] for w in pl["wonders"]
+                                                             if w["removed"]}
+        # progress tokens: those the seat owns; from the box only through its Great Library
+        taken = [r for r in mine if r[1] == "progress_token"]
+        assert sorted(r[2] for r in taken) == sorted(TOKEN[t] for t in pl["tokens"])
+        assert all(r[5] == "board" or (p, "wonder", "the_great_library", "built", r[4], "") in rows for r in taken)
+        assert not {r[2] for r in taken} & {TOKEN[t] for t in final["progress_board"]}
+    assert not any(r[3] == held_event for r in rows[8:]) and len([r for r in rows if r[3] == held_event]) == 8
+    # the discard pile: discarded and destroyed cards, less those the Mausoleum rebuilt, in order
+    pile = []
+    for r in rows:
+        if r[3] in ("discarded", "destroyed"):
+            pile.append(r[2])
+        elif r[3] == "built" and r[5] == "discard":
+            assert r[2] in pile
+            pile.remove(r[2])
+    assert pile == [CARD[x] for x in final["discard"]]
+    # the structures: each card taken once, 20 per age played to its end; ages in order
+    taken = [r for r in rows if r[1] == "card" and r[3] in ("built", "discarded", "tucked") and r[5] != "discard"]
+    assert len({r[2] for r in taken}) == len(taken)
+    per_age = Counter(r[4] for r in taken)
+    assert all(per_age[a] == 20 for a in range(1, final["age"]))
+    assert (per_age[final["age"]] == 20) if s.outcome() == "civilian" else (per_age[final["age"]] <= 20)
+    assert [r[4] for r in rows] == sorted(r[4] for r in rows)
+    # each destruction follows the opponent's Statue of Zeus (a brown card) or Circus Maximus (grey), each
+    # rebuild from the discard pile the seat's Mausoleum (the 7th wonder's "removed" fact may come between)
+    colors = {CARD[x.idx]: x.color for x in DC.cards}
+    for i, r in enumerate(rows):
+        if r[3] == "destroyed" or r[5] == "discard":
+            j = max(k for k in range(i) if rows[k][1] == "wonder" and rows[k][3] == "built")
+            q, _, w, _, when, _ = rows[j]
+            assert when == r[4] and all(x[3] == "removed" for x in rows[j + 1:i])
+            if r[3] == "destroyed":
+                assert q == 1 - r[0] and (w, colors[r[2]]) in (("the_statue_of_zeus", BROWN), ("circus_maximus", GREY))
+            else:
+                assert (q, w) == (r[0], "the_mausoleum")
+
+
+def test_duel_facts_of_a_short_game_by_hand():
+    """Seed 3: South drafts first; the draft, then South constructs the Quarry and North discards the Theater."""
+    s = duel.game().new_initial_state(seed=3)
+    north, south = 0, 1
+    picks = [(south, "The Great Library"), (north, "The Hanging Gardens"), (north, "The Pyramids"),
+             (south, "The Statue of Zeus"), (north, "Circus Maximus"), (south, "The Colossus"),
+             (south, "The Great Lighthouse"), (north, "The Temple of Artemis")]
+    for seat, name in picks:
+        assert s.current_player() == seat
+        s.apply_action(duel.act(s, "draft", duel.wonder_id(name)))
+    assert s.game.facts(s) == [(seat, "wonder", slug(name), "drafted", 0, "") for seat, name in picks]
+    assert s.current_player() == south
+    duel.construct(s, "Quarry")
+    duel.discard(s, "Theater")
+    assert s.game.facts(s)[8:] == [(south, "card", "quarry", "built", 1, ""),
+                                   (north, "card", "theater", "discarded", 1, "")]
+
+
+def test_duel_facts_of_wonders_by_hand():
+    """From positions (the facts are what happens after them): the Statue of Zeus destroys the opponent's
+    Quarry, the Great Library gives a token from the box, the Mausoleum rebuilds the Tavern, a science pair
+    takes Law from the board, the 7th wonder puts the last unbuilt one out of the game."""
+    s = duel.state(age=2, coins=(30, 7), wonders=(["The Statue of Zeus", "The Great Library"], []),
+                   city=([], ["Quarry"]), tokens=(["Theology"], []), spare=2,
+                   board=["Agriculture", "Architecture", "Economy", "Urbanism", "Law"],
+                   box=["Strategy", "Mathematics", "Philosophy", "Masonry"])
+    assert duel.accessible_names(s) == ["Library", "Dispensary"]
+    duel.build_wonder(s, "The Statue of Zeus", "Library")
+    s.apply_action(duel.act(s, "destroy", duel.card("Quarry")))
+    duel.build_wonder(s, "The Great Library", "Dispensary")
+    s.apply_action(duel.act(s, "progress", duel.token_id("Strategy")))
+    assert s.game.facts(s) == [
+        (0, "card", "library", "tucked", 2, "the_statue_of_zeus"),
+        (0, "wonder", "the_statue_of_zeus", "built", 2, ""),
+        (1, "card", "quarry", "destroyed", 2, ""),
+        (0, "card", "dispensary", "tucked", 2, "the_great_library"),
+        (0, "wonder", "the_great_library", "built", 2, ""),
+        (0, "progress_token", "strategy", "taken", 2, "library")]
+
+    s = duel.state(age=2, wonders=(["The Mausoleum"], []), discard=["Tavern", "Palisade"],
+                   city=(["Clay Pool", "Clay Pit", "Glassworks", "Glassblower", "Press"], []),
+                   accessible=["Dispensary"])
+    duel.build_wonder(s, "The Mausoleum", "Dispensary")
+    s.apply_action(duel.act(s, "mausoleum", duel.card("Tavern")))
+    assert s.game.facts(s) == [(0, "card", "dispensary", "tucked", 2, "the_mausoleum"),
+                               (0, "wonder", "the_mausoleum", "built", 2, ""),
+                               (0, "card", "tavern", "built", 2, "discard")]
+
+    s = duel.state(age=2, city=(["Scriptorium"], []), accessible=["Library"],
+                   board=["Law", "Economy", "Strategy", "Theology", "Urbanism"])
+    duel.construct(s, "Library")                 # chained from the Scriptorium: a pair of quills
+    s.apply_action(duel.act(s, "progress", duel.token_id("Law")))
+    assert s.game.facts(s) == [(0, "card", "library", "built", 2, ""),
+                               (0, "progress_token", "law", "taken", 2, "board")]
+
+    s = duel.state(age=3, coins=(60, 7), wonders=(["The Great Lighthouse"], ["The Mausoleum"]),
+                   built=(["The Pyramids", "The Colossus", "The Sphinx"],
+                          ["Piraeus", "The Appian Way", "The Temple of Artemis"]),
+                   accessible=["Town Hall"])
+    duel.build_wonder(s, "The Great Lighthouse", "Town Hall")
+    assert s.game.facts(s) == [(0, "card", "town_hall", "tucked", 3, "the_great_lighthouse"),
+                               (0, "wonder", "the_great_lighthouse", "built", 3, ""),
+                               (1, "wonder", "the_mausoleum", "removed", 3, "")]
