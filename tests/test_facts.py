@@ -64,6 +64,7 @@ def test_capitals_facts_match_the_finished_game(options, seed, bot):
     rows = game.facts(s)
     check_shape(rows, n)
     assert rows == game.facts(s)                                      # no side effect
+    assert game.facts(game.state_from_dict(s.to_dict())) == rows      # the log travels with the state
     final = s.observation(None)
     rounds = game.components.rounds
     by = defaultdict(list)
@@ -250,6 +251,7 @@ def test_duel_facts_match_the_finished_game(duel_finished, index):
     options, s, rows = duel_finished[index]
     check_shape(rows, 2)
     assert rows == s.game.facts(s)
+    assert s.game.facts(s.game.state_from_dict(s.to_dict())) == rows
     final = s.observation(None)
     held_event = "given" if options.get("first_game_wonders") else "drafted"
     for p in (0, 1):

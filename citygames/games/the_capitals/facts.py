@@ -34,7 +34,8 @@ kind               component               event        when   where      meanin
 
 The starting Hotel and City Hall are not facts (every city has them from the setup), so a seat's
 ``tile`` + ``prosperity built`` + ``prosperity lake`` facts are exactly the tiles its city gained.
-Rows come in the order things happened.
+Rows come in the order things happened. The ``dealt`` facts show the hidden hands: facts are for
+finished games, not for showing a seat during play.
 
 Source: the state's log (``state.log``: ``capitals.build``, ``capitals.lake``, ``capitals.deal``,
 ``capitals.upgrade``, ``capitals.upgrade_declined``, ``capitals.upgrade_lost``, ``capitals.politics``,
