@@ -6,34 +6,29 @@ Each fact is a row ``(seat, kind, component, event, when, where)`` (``citygames.
 than letters and digits made one ``_`` (``"Lumber Yard"`` -> ``"lumber_yard"``, ``"The Statue of
 Zeus"`` -> ``"the_statue_of_zeus"``).
 
-==================  ============  ==============  =====  ==============  ================================
-kind                component     event           when   where           meaning
-==================  ============  ==============  =====  ==============  ================================
-``card``            card id       ``built``       age    ``""``          taken from the structure and
-                                                                         constructed (paid or chained)
-``card``            card id       ``built``       age    ``"discard"``   built free from the discard
-                                                                         pile with the Mausoleum
-``card``            card id       ``discarded``   age    ``""``          taken from the structure and
-                                                                         discarded for coins
-``card``            card id       ``tucked``      age    wonder id       taken from the structure and
-                                                                         tucked under that wonder to
-                                                                         build it
-``card``            card id       ``destroyed``   age    ``""``          put into the discard pile by
-                                                                         the opponent's Statue of Zeus
-                                                                         or Circus Maximus; ``seat`` is
-                                                                         the owner who lost it
-``wonder``          wonder id     ``drafted``     0      ``""``          taken in the wonder draft
-``wonder``          wonder id     ``given``       0      ``""``          dealt by the rulebook's
-                                                                         first-game set-up (option
-                                                                         ``first_game_wonders``)
-``wonder``          wonder id     ``built``       age    ``""``          built
-``wonder``          wonder id     ``removed``     age    ``""``          left unbuilt when the 7th
-                                                                         wonder was built (out of the
-                                                                         game)
-``progress_token``  token id      ``taken``       age    ``"board"`` or  taken from the board (a science
-                                                         ``"library"``   pair) or from the box (the
-                                                                         Great Library)
-==================  ============  ==============  =====  ==============  ================================
+==================  =========  =============  ====  =============  ==========================================
+kind                component  event          when  where          meaning
+==================  =========  =============  ====  =============  ==========================================
+``card``            card id    ``built``      age   ``""``         taken from the structure and constructed
+                                                                   (paid or chained)
+``card``            card id    ``built``      age   ``"discard"``  built free from the discard pile with the
+                                                                   Mausoleum
+``card``            card id    ``discarded``  age   ``""``         taken from the structure and discarded for
+                                                                   coins
+``card``            card id    ``tucked``     age   wonder id      taken from the structure and tucked under
+                                                                   that wonder to build it
+``card``            card id    ``destroyed``  age   ``""``         put into the discard pile by the
+                                                                   opponent's Statue of Zeus or Circus
+                                                                   Maximus; ``seat`` is the owner who lost it
+``wonder``          wonder id  ``drafted``    0     ``""``         taken in the wonder draft
+``wonder``          wonder id  ``given``      0     ``""``         dealt by the rulebook's first-game set-up
+                                                                   (option ``first_game_wonders``)
+``wonder``          wonder id  ``built``      age   ``""``         built
+``wonder``          wonder id  ``removed``    age   ``""``         left unbuilt when the 7th wonder was built
+                                                                   (out of the game)
+``progress_token``  token id   ``taken``      age   ``"board"``    taken from the board (a science pair)
+``progress_token``  token id   ``taken``      age   ``"library"``  taken from the box (the Great Library)
+==================  =========  =============  ====  =============  ==========================================
 
 Every wonder a seat holds has one ``drafted`` (or ``given``) fact; those built have a ``built``
 fact as well, so "drafted but not built" is ``drafted`` without ``built``. A card destroyed keeps

@@ -6,31 +6,28 @@ coordinates (``game.xy(slot)``: the Hotel is ``"0,0"``, the City Hall ``"1,0"``,
 ``""`` when the fact has no place. Components are the ids of ``data/tiles.yaml`` and
 ``data/prosperity.yaml`` (``"city_hall"``, ``"opera_house"``, ...).
 
-=================  ======================  ===========  =====  =========  ==============================
-kind               component               event        when   where      meaning
-=================  ======================  ===========  =====  =========  ==============================
-``tile``           building tile id        ``built``    round  ``"x,y"``  taken from the projects area
-                                                                          and built in the seat's city
-                                                                          (a Financial District's extra
-                                                                          build included)
-``prosperity``     prosperity tile id      ``dealt``    0      ``""``     dealt into the seat's hidden
-                                                                          hand at setup (Prosperity on)
-``prosperity``     prosperity tile id      ``built``    round  ``"x,y"``  built from the hand
-``prosperity``     prosperity tile id      ``lake``     round  ``"x,y"``  revealed and built face down
-                                                                          as a Lake (the component is the
-                                                                          tile given up, not ``"lake"``)
-``power_plant``    ``"level_L"`` (2-6)     ``taken``    round  ``""``     an upgrade took the best plant
-                                                                          left of level L
-``power_plant``    ``"level_L"``           ``declined`` round  ``""``     an owed upgrade to level L was
-                                                                          declined
-``power_plant``    ``"level_L"``           ``lost``     round  ``""``     an owed upgrade to level L was
-                                                                          lost: no plant of level L left
-``initiative``     space, 1-based (``"2"``) ``start``   1      ``""``     the space the setup put the seat
-                                                                          on (random order; it orders
-                                                                          round 1)
-``initiative``     space, 1-based          ``chosen``   round  ``""``     the space chosen in the politics
-                                                                          phase of rounds 2-12
-=================  ======================  ===========  =====  =========  ==============================
+===============  ========================  ============  =====  =========  ========================================
+kind             component                 event         when   where      meaning
+===============  ========================  ============  =====  =========  ========================================
+``tile``         building tile id          ``built``     round  ``"x,y"``  taken from the projects area and built
+                                                                           in the seat's city (a Financial
+                                                                           District's extra build included)
+``prosperity``   prosperity tile id        ``dealt``     0      ``""``     dealt into the seat's hidden hand at
+                                                                           setup (Prosperity on)
+``prosperity``   prosperity tile id        ``built``     round  ``"x,y"``  built from the hand
+``prosperity``   prosperity tile id        ``lake``      round  ``"x,y"``  revealed and built face down as a Lake
+                                                                           (the component is the tile given up, not
+                                                                           ``"lake"``)
+``power_plant``  ``"level_L"`` (L = 2-6)   ``taken``     round  ``""``     an upgrade took the best plant left of
+                                                                           level L
+``power_plant``  ``"level_L"``             ``declined``  round  ``""``     an owed upgrade to level L was declined
+``power_plant``  ``"level_L"``             ``lost``      round  ``""``     an owed upgrade to level L was lost: no
+                                                                           plant of level L left
+``initiative``   space, 1-based (``"2"``)  ``start``     1      ``""``     the space the setup put the seat on
+                                                                           (random order; it orders round 1)
+``initiative``   space, 1-based            ``chosen``    round  ``""``     the space chosen in the politics phase
+                                                                           of rounds 2-12
+===============  ========================  ============  =====  =========  ========================================
 
 The starting Hotel and City Hall are not facts (every city has them from the setup), so a seat's
 ``tile`` + ``prosperity built`` + ``prosperity lake`` facts are exactly the tiles its city gained.
