@@ -54,7 +54,7 @@ class SevenWondersDuel(Game):
     PARTS = {"state": "state:DuelState", "evaluate": "evaluation:evaluate", "render_text": "board_text:render_text",
              "action_json": "render:action_json", "components_json": "render:components_json",
              "describe_rules": "render:describe_rules", "state_from_position": "position:parse",
-             "position": "position:write"}
+             "position": "position:write", "facts": "facts:facts"}
 
     def __init__(self, **options):
         super().__init__(options)

@@ -66,7 +66,7 @@ class TheCapitals(Game):
     PARTS = {"state": "state:CapitalsState", "evaluate": "evaluation:evaluate", "render_text": "render:render_text",
              "action_json": "render:action_json", "components_json": "render:components_json",
              "describe_rules": "render:describe_rules", "state_from_position": "position:parse",
-             "position": "position:write"}
+             "position": "position:write", "facts": "facts:facts"}
 
     def __init__(self, **options):
         super().__init__(options)
