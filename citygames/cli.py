@@ -196,7 +196,7 @@ def _print_outcome(console, state: State, who: dict[int, str]) -> None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="citygames")
 def main() -> None:
-    """citygames: city-building board games (play, simulate, replay, bench, rules, playthrough, serve)."""
+    """citygames: city-building board games (play, simulate, report, replay, bench, rules, playthrough, serve)."""
 
 
 @main.command("games")

@@ -259,6 +259,7 @@ def _part_component_counts(part):
     ``when`` the first time), then summed per component. Vectorised on integer codes: the string
     columns are read dictionary-encoded and their codes combined into one integer key."""
     import pandas as pd
+    import pyarrow.compute as pc
     if part.num_rows == 0:
         return pd.DataFrame()
     part = part.unify_dictionaries().combine_chunks()
@@ -276,7 +277,8 @@ def _part_component_counts(part):
     key = key[order]
     starts = np.flatnonzero(np.r_[True, key[1:] != key[:-1]])     # first row of each seat-game x component
     won = np.maximum.reduceat(part.column("won").to_numpy(zero_copy_only=False).astype(np.int64)[order], starts)
-    when = np.minimum.reduceat(part.column("when").to_numpy(zero_copy_only=False).astype(np.int64)[order], starts)
+    when_col = pc.fill_null(part.column("when"), 0)   # 0: "not meaningful", as Game.facts says
+    when = np.minimum.reduceat(when_col.to_numpy().astype(np.int64)[order], starts)
     which = key[starts] % len(combos)
     m = len(combos)
     return pd.DataFrame({
@@ -1039,6 +1041,9 @@ def _cmp_section_win_rates(a: Run, b: Run, out: Path) -> str:
             + _img(png, "win-rate difference B - A") + _table(heads, _diff_rows(seats, lambda s: f"seat {s}", True)))
     if show_bots:
         body += "<h3>By bot</h3>" + _table(heads, _diff_rows(bots, str, True))
+    only = sorted(set(a.seats["bot"]) ^ set(b.seats["bot"]))
+    if only:
+        body += f'<p class="note">Bots in one run only (not compared): {_esc(", ".join(only))}.</p>'
     return body
 
 
@@ -1113,7 +1118,7 @@ def _cmp_component_rows(rows) -> list:
 def _cmp_section_components(a: Run, b: Run, out: Path, top: int, min_count: int) -> str:
     how = _how("For components present in both runs: the win rate of the seat-games in which the component "
                "happened, in A and in B, and its change B − A (Newcombe 95% interval), ranked: components that "
-               "became stronger at the top, weaker at the bottom. Every row: components.csv.")
+               "became stronger at the top, weaker at the bottom.")
     if a.components.empty or b.components.empty:
         return how + '<p class="note">No component facts in ' + (
             "either run" if a.components.empty and b.components.empty else
