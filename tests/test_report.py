@@ -43,9 +43,10 @@ def game(index: int, winner: int, scores=(10, 5), facts=(), outcome=None, bots=(
                       breakdowns=breakdowns, facts=tuple(facts))
 
 
-def folder(path, games, game_id="toy", options=None, overrides=None, bots=("greedy", "random")):
+def folder(path, games, game_id="toy", options=None, overrides=None, bots=("greedy", "random"),
+           categories=("buildings", "penalties")):
     meta = {"game": game_id, "options": options or {"num_players": len(bots)}, "overrides": overrides or {},
-            "bots": list(bots), "seed": 0, "games": len(games), "categories": ["buildings", "penalties"],
+            "bots": list(bots), "seed": 0, "games": len(games), "categories": list(categories),
             "backend": "local"}
     writer = open_results(path, meta, flush_games=4)   # several parts
     writer.add(games)
@@ -119,14 +120,15 @@ def test_report_has_every_section_its_images_and_the_component_csv(tmp_path, run
     assert float(park["with_rate"]) == pytest.approx(0.4)
 
 
-def test_report_without_component_facts(tmp_path, run):
+def test_report_without_component_facts_score_categories_or_outcomes(tmp_path, run):
     games = [game(i, i % 2) for i in range(5)]
-    path = folder(tmp_path / "plain.parquet", games)
+    path = folder(tmp_path / "plain.parquet", games, categories=())
     out = tmp_path / "r"
     build_report(path, out)
     page = (out / "index.html").read_text()
     assert re.findall(r'<section id="([^"]+)">', page) == SECTIONS
     assert "No component facts" in page
+    assert "reports no score categories" in page and "categories.png" not in page
     assert "This game reports no outcomes" in page
     with open(out / "components.csv") as fh:
         assert fh.read().startswith("kind,component,event,with_n")
