@@ -722,8 +722,9 @@ def plot_component_overview(comps, out: Path, min_count: int) -> str:
     fig, axes = _figure(9, 3.8)
     ax = axes[0]
     ok = (comps["with_n"] >= min_count) & (comps["without_n"] >= min_count)
-    ax.scatter(comps.loc[~ok, "share"], comps.loc[~ok, "difference"], s=10, facecolors="none",
-               edgecolors="#999", lw=.7, label=f"fewer than {min_count} seat-games on a side")
+    if (~ok).any():
+        ax.scatter(comps.loc[~ok, "share"], comps.loc[~ok, "difference"], s=10, facecolors="none",
+                   edgecolors="#999", lw=.7, label=f"fewer than {min_count} seat-games on a side")
     ax.scatter(comps.loc[ok, "share"], comps.loc[ok, "difference"], s=12, color=COLORS[0], alpha=.7,
                label="ranked")
     ax.axhline(0, color="#444", lw=.9)
@@ -886,7 +887,9 @@ def _section_components(run: Run, out: Path, top: int, min_count: int) -> str:
                "the win rate of the seat-games where it did not happen, with 95% Wilson intervals; the "
                "difference (percentage points, Newcombe's interval) ranks components: a strong component "
                "sits at the top, a weak one at the bottom. This is association, not cause: what good play "
-               "picks looks strong. Mean when is the mean round or age it first happened.")
+               "picks looks strong. Among hundreds of components about 1 in 20 intervals miss 0 by chance "
+               "alone, so weigh the size of a difference, not only its sign. Mean when is the mean round or "
+               "age it first happened.")
     link = '<p class="note">Every row: <a href="components.csv">components.csv</a>.</p>'
     if comps.empty:
         return how + ('<p class="note">No component facts in this folder: the game\'s <code>facts</code> '
