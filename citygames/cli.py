@@ -197,7 +197,7 @@ def _print_outcome(console, state: State, who: dict[int, str]) -> None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="citygames")
 def main() -> None:
-    """citygames: city-building board games (play, simulate, replay, bench, rules, playthrough, serve)."""
+    """citygames: city-building board games (play, simulate, report, replay, bench, rules, playthrough, serve)."""
 
 
 @main.command("games")
@@ -420,6 +420,36 @@ def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, part_games
             click.echo(f"Run the same command with --resume to play the {done.total - done.stats.games} "
                        f"missing games.", err=True)
         ctx.exit(130)
+
+
+@main.command("report")
+@click.argument("results", metavar="RESULTS", type=click.Path())
+@click.argument("results_b", metavar="[RESULTS_B]", type=click.Path(), required=False)
+@click.option("--out", required=True, type=click.Path(file_okay=False),
+              help="report folder (created if missing): index.html, its PNG plots and CSV tables")
+@click.option("--top", type=click.IntRange(min=1), default=15, show_default=True,
+              help="components shown at each end of the ranking (strongest and weakest)")
+@click.option("--min-count", type=click.IntRange(min=1), default=20, show_default=True,
+              help="seat-games a component needs on each side (happened / did not; both runs) to be ranked")
+def report(results, results_b, out, top, min_count) -> None:
+    """Write a static HTML report (with PNG plots) of the results folder RESULTS made by
+    `citygames simulate --out X.parquet`: win rates by seat and bot, scores, score categories, game
+    length and outcomes, and the per-component balance table (components.csv).
+
+    With a second folder RESULTS_B of the same game, compare the two runs instead (B - A).
+    """
+    from citygames.sim.report import build_comparison, build_report
+    from citygames.sim.results import ResultsError
+    try:
+        if results_b is None:
+            index = build_report(results, out, top=top, min_count=min_count)
+        else:
+            index = build_comparison(results, results_b, out, top=top, min_count=min_count)
+    except ResultsError as exc:
+        raise click.UsageError(str(exc).splitlines()[0]) from None
+    except OSError as exc:
+        raise click.ClickException(f"cannot write the report to {out}: {exc}") from None
+    click.echo(f"Wrote {index}")
 
 
 @main.command("replay")

@@ -311,3 +311,21 @@ def read_table(path: str | Path, table: str, columns: Sequence[str] | None = Non
         cols = _schemas(meta)[table]
         return cols.empty_table() if columns is None else cols.empty_table().select(list(columns))
     return pa.concat_tables(pq.read_table(p, columns=columns) for p in parts)
+
+
+def iter_table_parts(path: str | Path, table: str, columns: Sequence[str] | None = None,
+                     read_dictionary: Sequence[str] | None = None):
+    """One table of a results folder part by part, as ``pyarrow.Table``s (``columns`` to read fewer;
+    ``read_dictionary``: string columns to read dictionary-encoded): for aggregations that need not
+    hold a whole big table (a game's rows are all in one part).
+
+    Raises:
+        ResultsError: not a results folder, or an unknown table name.
+    """
+    import pyarrow.parquet as pq
+    if table not in TABLES:
+        raise ResultsError(f"unknown table {table!r}; the tables are {', '.join(TABLES)}")
+    path = Path(path)
+    read_meta(path)
+    for p in _parts(path, table):
+        yield pq.read_table(p, columns=columns, read_dictionary=read_dictionary)
