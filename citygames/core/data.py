@@ -142,9 +142,10 @@ def override_lines(assumptions: Iterable[Assumption], indent: str = "  ") -> lis
 
 # --- data keys and overrides ------------------------------------------------------------------
 class _PathError(Exception):
-    """A path that does not name a value: ``detail`` says why, ``near`` are (canonical path, guess)."""
+    """A path that does not name a value: ``detail`` says why, ``near`` holds ``(canonical path, name)``
+    of close keys at the depth that failed, ``rest`` the labels after it."""
 
-    def __init__(self, detail: str, near: list[str] | None = None):
+    def __init__(self, detail: str, near: list[tuple[str, str]] | None = None):
         super().__init__(detail)
         self.detail = detail
         self.near = near or []
@@ -239,8 +240,9 @@ def _close(label: str, candidates: list[str]) -> list[str]:
     return [by_norm[m] for m in difflib.get_close_matches(_norm(label), list(by_norm), n=3, cutoff=0.6)]
 
 
-def _list_guesses(node: list, label: str, prefix: str) -> list[str]:
-    """Canonical paths of the items of ``node`` whose id, name or index is close to ``label``."""
+def _list_guesses(node: list, label: str, prefix: str) -> list[tuple[str, str]]:
+    """``(canonical path, name)`` of the items of ``node`` whose id, name or index is close to
+    ``label`` (``name``: the item's name when its path holds its index, else ``""``)."""
     names = [_item_label(it, k) for k, it in enumerate(node)]
     names += [it["name"] for it in node if isinstance(it, dict) and isinstance(it.get("name"), str)]
     out = []
@@ -250,7 +252,9 @@ def _list_guesses(node: list, label: str, prefix: str) -> list[str]:
         except _PathError:
             continue
         if i is not None:
-            out.append(_child_path(prefix, node, _item_label(node[i], i)))
+            item = node[i]
+            name = item.get("name") if isinstance(item, dict) and "id" not in item else None
+            out.append((_child_path(prefix, node, _item_label(item, i)), name if isinstance(name, str) else ""))
     return list(dict.fromkeys(out))
 
 
@@ -276,7 +280,7 @@ def _locate(data, segs: list[str], file: str):
                 if k is None:
                     keys = [str(x) for x in node]
                     raise _PathError(f"{where} has no key {label!r} (keys: {', '.join(keys) or 'none'})",
-                                     [_child_path(prefix, node, m) for m in _close(label, keys)])
+                                     [(_child_path(prefix, node, m), "") for m in _close(label, keys)])
                 parent, slot, prefix = node, k, _child_path(prefix, node, str(k))
                 node = node[k]
             else:
@@ -374,12 +378,12 @@ def _resolve_key(files: dict[str, Path], key: str, game_id: str):
         canon, _, _, value = _locate(data, segs, name)
     except _PathError as exc:
         near = []
-        for guess in exc.near:   # a guess completed with the rest of the key, when that exists too
+        for guess, item_name in exc.near:   # a guess completed with the rest of the key, when that exists too
             try:
                 guess = _locate(data, _parse_path(guess) + exc.rest, name)[0]
             except _PathError:
                 pass
-            near.append(f"{name}:{guess}")
+            near.append(f"{name}:{guess}" + (f" ({item_name})" if item_name else ""))
         if not near:
             near = difflib.get_close_matches(f"{name}:{path.strip()}", data_keys(files[name].parent), n=3,
                                              cutoff=0.75)
