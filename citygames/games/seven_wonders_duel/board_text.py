@@ -455,8 +455,8 @@ def _decision(obs: dict, width: int, c: Components) -> list[str]:
             x = int(key)
             cd = c.cards[x]
             cost = cost_text(cd.coins, cd.cost)
-            out += _wrap(f"  {ACCESS} {_card(x, c=c)} — {'cost ' if cost != 'free' else ''}{cost}; {card_effect_text(x, c)}",
-                         width, 6)
+            out += _wrap(f"  {ACCESS} {_card(x, c=c)} — {'cost ' if cost != 'free' else ''}{cost}; "
+                         f"{card_effect_text(x, c)}", width, 6)
             if pr["chain"]:
                 cons = _m("construct for free (chain)", "bold green")
             elif pr["construct"] > coins:
