@@ -281,3 +281,15 @@ def test_cli_bench_with_set(run):
     result = run("bench", "seven_wonders_duel", "--seconds", "0.3", "--set", "cards:cards[Palisade].cost.coins=3")
     assert result.exit_code == 0, result.output
     assert "data_overrides={'cards.yaml:cards[11].cost.coins': 3}" in result.output
+
+
+def test_only_the_most_recent_variants_are_kept():
+    """A sweep over many variants in one process does not keep every variant's game alive."""
+    from citygames.core import registry
+    first = capitals(**{"board:final_scoring.money_per_prestige": 1})
+    for v in range(2, registry.MAX_VARIANTS + 3):
+        capitals(**{"board:final_scoring.money_per_prestige": v})
+    again = capitals(**{"board:final_scoring.money_per_prestige": 1})
+    assert again is not first and again.options == first.options
+    assert again.components.money_per_prestige == 1
+    assert citygames.load_game("the_capitals", num_players=4).components.money_per_prestige != 1

@@ -292,8 +292,12 @@ def _locate(data, segs: list[str], file: str):
 
 
 def _data_files(data_dir) -> dict[str, Path]:
-    if data_dir is None:
-        return {}
+    """``{file name: path}`` of the ``*.yaml`` files in ``data_dir`` (read only: never change it)."""
+    return {} if data_dir is None else _data_files_in(str(data_dir))
+
+
+@lru_cache(maxsize=None)
+def _data_files_in(data_dir: str) -> dict[str, Path]:
     return {p.name: p for p in sorted(Path(data_dir).glob("*.yaml"))}
 
 
