@@ -5,8 +5,13 @@ Game options: ``--players N`` sets the option ``num_players`` when the game has 
 (false) argument becomes game option ``name`` (dashes become underscores), e.g.
 ``citygames bench the_capitals --players 4 --prosperity``.
 
-Every bad option (unknown game, unknown game option, bad value, bad bot name, wrong number of
-bots, unreadable record) exits with code 2 and a one-line message.
+Data overrides: ``--set FILE:PATH=VALUE`` (repeatable; ``citygames rules`` and ``citygames
+bench``) changes one value of the game's data files for that run, e.g. ``--set
+tiles.yaml:[hotel].cubes=3`` (keys as ``citygames rules GAME --assumptions`` lists them; see
+``citygames.core.data``). ``--set NAME=VALUE`` with the name of a game option sets that option.
+
+Every bad option (unknown game, unknown game option, bad value, bad data key, bad bot name, wrong
+number of bots, unreadable record) exits with code 2 and a one-line message.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from citygames.bots import BOTS, make_bot
 from citygames.core import (Game, GameOptionError, IllegalActionError,
                             RecordError, State, load_game, load_record, registered_games, replay,
                             save_record)
+from citygames.core.data import DATA_OVERRIDES, parse_overrides
 from citygames.core.registry import game_info
 
 #: lets a command take game options as extra ``--name[=value]`` arguments
@@ -96,14 +102,55 @@ def game_class_info(game_id: str):
         raise click.UsageError(f"game {game_id!r} cannot be loaded: {exc}") from None
 
 
-def load_cli_game(game_id: str, players: int | None, extra: Sequence[str]) -> Game:
-    """The game ``game_id`` with ``--players`` and the extra option arguments applied.
+#: help of the ``--set`` option of the commands that take it
+SET_HELP = ("FILE:PATH=VALUE: change one value of the game's data files for this run (repeatable), e.g. "
+            "tiles.yaml:[hotel].cubes=3 or board:final_scoring.cubes_per_prestige=3; keys as "
+            "`citygames rules GAME --assumptions` lists them, list items by id, name or index; VALUE is YAML "
+            "(3, true, text, {coins: 2}). NAME=VALUE with a game option's name sets that option.")
+
+
+def split_sets(sets: Sequence[str], game_id: str) -> tuple[dict, dict]:
+    """``--set`` arguments as ``(game options, data overrides)``: a key without ``:`` that names one
+    of the game's options is that option; every other key is a data key (checked by the game).
 
     Raises:
-        click.UsageError: unknown game, unknown option, bad value or unsupported player count.
+        click.BadParameter: an argument without ``=`` or with an empty key, or a key given twice.
+    """
+    try:
+        parsed = parse_overrides(sets)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--set") from None
+    specs = {o.name for o in game_class_info(game_id).options}
+    options, overrides = {}, {}
+    for key, value in parsed.items():
+        name = key.replace("-", "_")
+        if ":" not in key and name in specs:
+            options[name] = value
+        else:
+            overrides[key] = value
+    return options, overrides
+
+
+def load_cli_game(game_id: str, players: int | None, extra: Sequence[str], sets: Sequence[str] = ()) -> Game:
+    """The game ``game_id`` with ``--players``, the extra option arguments and ``--set`` applied.
+
+    Args:
+        sets: ``--set`` arguments, ``KEY=VALUE`` (``split_sets``): data overrides (the game option
+            ``data_overrides``) or game options.
+
+    Raises:
+        click.UsageError: unknown game, unknown option, bad value, bad data key or data value, or
+            unsupported player count.
     """
     info = game_class_info(game_id)
     options = parse_game_options(extra, game_id)
+    set_options, overrides = split_sets(sets, game_id)
+    for name, value in set_options.items():
+        if name in options and str(options[name]) != str(value):
+            raise click.UsageError(f"{_flag(name)} and --set {name}={value} disagree")
+        options[name] = value
+    if overrides:
+        options[DATA_OVERRIDES] = overrides
     has_np = any(o.name == "num_players" for o in info.options)
     if players is not None:
         if has_np:
@@ -119,7 +166,7 @@ def load_cli_game(game_id: str, players: int | None, extra: Sequence[str]) -> Ga
         if "num_players" in str(exc) and players is not None:
             raise click.BadParameter(f"{game_id} is for {info.min_players}-{info.max_players} players, "
                                      f"got {players}", param_hint="--players") from None
-        raise click.UsageError(str(exc)) from None
+        raise click.UsageError(str(exc).splitlines()[0]) from None
 
 
 def parse_bots(text: str) -> list[str]:
@@ -492,14 +539,15 @@ def replay_cmd(record_path, seat) -> None:
 @click.option("--seconds", type=click.FloatRange(min=0, min_open=True), default=3.0, show_default=True,
               help="total measuring time, shared by the three measurements")
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help=SET_HELP)
 @click.pass_context
-def bench(ctx, game_id, players, seconds, seed) -> None:
+def bench(ctx, game_id, players, seconds, seed, sets) -> None:
     """Measure GAME on one core: random-play actions/s, clones/s, random games/s.
 
-    Extra --name[=value] arguments are game options.
+    Extra --name[=value] arguments are game options; --set changes data values (or options).
     """
     from citygames.sim.bench import ACTIONS_BUDGET, CLONES_BUDGET, run_bench
-    game = load_cli_game(game_id, players, ctx.args)
+    game = load_cli_game(game_id, players, ctx.args, sets)
     rates = run_bench(game, seconds, seed)
     opts = ", ".join(f"{k}={v}" for k, v in game.options.items())
     click.echo(f"{game.info.name} [{opts}], one core, {seconds:g} s")
@@ -554,13 +602,15 @@ def bench_study(ctx, game_id, players, n_games, backends, memory_games) -> None:
 @click.argument("game_id", metavar="GAME")
 @click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
 @click.option("--assumptions", is_flag=True, help="also list every value no source confirms")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help=SET_HELP)
 @click.pass_context
-def rules(ctx, game_id, players, assumptions) -> None:
-    """Print the rules of GAME (with --assumptions: the values no source confirms).
+def rules(ctx, game_id, players, assumptions, sets) -> None:
+    """Print the rules of GAME (with --assumptions: the values no source confirms; with --set: the
+    rules with those data values changed, the overridden values listed).
 
     Extra --name[=value] arguments are game options.
     """
-    game = load_cli_game(game_id, players, ctx.args)
+    game = load_cli_game(game_id, players, ctx.args, sets)
     describe = getattr(game, "describe_rules", None)
     if describe is None:
         info = game.info

@@ -1,7 +1,7 @@
 """citygames.core: the game-agnostic contract and machinery (see DESIGN.md)."""
 
 from .actions import Action, ActionSpace
-from .data import Assumption, load_data
+from .data import DATA_OVERRIDES, Assumption, list_data_keys, load_data, parse_overrides
 from .errors import CitygamesError, GameOptionError, IllegalActionError, PositionError, RecordError
 from .events import Event, register_renderer
 from .game import SIMULTANEOUS, TERMINAL, Game, GameInfo, OptionSpec, State
@@ -10,7 +10,8 @@ from .registry import game_class, load_game, register_game, registered_games
 from .rng import Rng
 
 __all__ = [
-    "Action", "ActionSpace", "Assumption", "load_data", "CitygamesError", "GameOptionError",
+    "Action", "ActionSpace", "Assumption", "DATA_OVERRIDES", "list_data_keys", "load_data", "parse_overrides",
+    "CitygamesError", "GameOptionError",
     "IllegalActionError", "PositionError", "RecordError", "Event", "register_renderer", "SIMULTANEOUS", "TERMINAL",
     "Game", "GameInfo", "OptionSpec", "State", "load_record", "replay", "save_record", "game_class",
     "load_game", "register_game", "registered_games", "Rng",

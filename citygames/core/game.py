@@ -6,10 +6,13 @@ A ``Game`` holds immutable rules and options; ``game.new_initial_state(seed)`` r
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Sequence
 
 from .actions import Action, ActionSpace
+from .data import DATA_OVERRIDES, freeze_overrides, override_lines, resolve_overrides
 from .errors import GameOptionError, IllegalActionError
 
 #: ``current_player()`` when the game is over (OpenSpiel's kTerminalPlayerId).
@@ -84,29 +87,78 @@ class GameInfo:
     extra: dict = field(default_factory=dict)
 
     def resolve_options(self, given: dict) -> dict:
-        """Defaults overlaid with ``given``; ``GameOptionError`` on unknown names or bad values."""
+        """Defaults overlaid with ``given``; ``GameOptionError`` on unknown names or bad values.
+
+        The reserved option ``data_overrides`` (not in ``options``; see ``citygames.core.data``) is
+        passed through as given when it is not empty, after the other options, and dropped when it
+        is (``None``, ``{}``): the game checks it against its data files (``Game.__init__``).
+        """
         specs = {o.name: o for o in self.options}
-        unknown = sorted(set(given) - set(specs))
+        unknown = sorted(set(given) - set(specs) - {DATA_OVERRIDES})
         if unknown:
             raise GameOptionError(
-                f"unknown option(s) {', '.join(unknown)} for {self.id}; known: {', '.join(specs)}")
-        return {name: spec.check(given[name]) if name in given else spec.default for name, spec in specs.items()}
+                f"unknown option(s) {', '.join(unknown)} for {self.id}; known: {', '.join(specs)} "
+                f"(and {DATA_OVERRIDES})")
+        out = {name: spec.check(given[name]) if name in given else spec.default for name, spec in specs.items()}
+        overrides = given.get(DATA_OVERRIDES)
+        if overrides:
+            if not hasattr(overrides, "items"):
+                raise GameOptionError(f"{DATA_OVERRIDES} must be a mapping {{'FILE:PATH': value}}, got {overrides!r}")
+            out[DATA_OVERRIDES] = dict(overrides)
+        return out
 
 
 class Game:
-    """Immutable rules plus resolved options. Subclasses set ``info``, ``action_space`` and ``PARTS``.
+    """Immutable rules plus resolved options. Subclasses set ``info``, ``action_space`` and ``PARTS``,
+    and ``DATA_DIR`` when they have data files.
 
     Attributes:
         info: the ``GameInfo``.
-        options: resolved option values (dict).
+        options: resolved option values (dict). With data overrides, ``options["data_overrides"]``
+            holds them in canonical form (``{"FILE:PATH": value}`` sorted by key, JSON-ready); the
+            key is absent otherwise, so records of games without overrides do not change.
+        data_key: the overrides frozen (``citygames.core.data.freeze_overrides``), ``()`` without:
+            what the game passes to its ``components()`` loader, the loader's cache key.
         action_space: the ``ActionSpace`` (stable integer encoding of every action).
     """
 
     info: GameInfo
     action_space: ActionSpace
+    #: the folder of the game's data files (``*.yaml``) that the option ``data_overrides`` may
+    #: change; ``None``: the game has none, and refuses data overrides
+    DATA_DIR: Path | None = None
 
     def __init__(self, options: dict | None = None):
+        """Resolve ``options``: the game's own (``info.options``) and the reserved ``data_overrides``.
+
+        Raises:
+            GameOptionError: an unknown option or a bad value; data overrides that name no data
+                value or give a value of another type (``citygames.core.data.resolve_overrides``).
+        """
         self.options = self.info.resolve_options(options or {})
+        self.data_key: tuple = ()
+        overrides = self.options.pop(DATA_OVERRIDES, None)
+        if overrides:
+            canonical = resolve_overrides(self.DATA_DIR, overrides, self.info.id)
+            self.options[DATA_OVERRIDES] = canonical
+            self.data_key = freeze_overrides(canonical)
+
+    @contextmanager
+    def data_guard(self):
+        """Context for the part of a subclass's ``__init__`` that loads and reads the (possibly
+        overridden) data: with data overrides, any error the data causes there (a components
+        check failing, a value the engine cannot use) becomes a ``GameOptionError`` naming the
+        overrides. Without overrides errors pass unchanged (they are bugs of the data files)."""
+        try:
+            yield
+        except GameOptionError:
+            raise
+        except Exception as exc:
+            if not self.data_key:
+                raise
+            keys = ", ".join(k for k, _ in self.data_key)
+            raise GameOptionError(f"{self.info.id}: the data with {DATA_OVERRIDES} ({keys}) does not load: "
+                                  f"{type(exc).__name__}: {exc}") from exc
 
     @property
     def id(self) -> str:
@@ -252,6 +304,11 @@ class Game:
             return fn(self, assumptions)
         lines = [f"{self.info.name} ({self.info.id}), {self.info.min_players}-{self.info.max_players} players"]
         lines += [f"  {o.name} = {self.options.get(o.name)} (default {o.default}): {o.doc}" for o in self.info.options]
+        assumptions = getattr(getattr(self, "components", None), "assumptions", ())
+        overridden = override_lines(assumptions) or [f"  {k} = {v!r}" for k, v in
+                                                     self.options.get(DATA_OVERRIDES, {}).items()]
+        if overridden:
+            lines += [f"Data overrides in effect ({len(overridden)}):"] + overridden
         return "\n".join(lines)
 
     def __repr__(self) -> str:

@@ -20,7 +20,7 @@ from rich.markup import escape
 
 from citygames.core.markup import Line, flow as _flow, m as _m, plural as _plural, wrap as _wrap
 
-from .components import COLORS, RESOURCES, SYMBOLS, components
+from .components import COLORS, RESOURCES, SYMBOLS, Components, components
 from .render import ROMAN, card_effect_text, cost_text, token_effect_text, wonder_effect_text
 
 #: width the board is laid out for (a 120-column terminal)
@@ -58,13 +58,14 @@ CATEGORY_LABEL = {"military": "military (conflict track)", "blue": "blue cards",
 
 def render_text(state, seat, width: int = WIDTH) -> str:
     """The board of ``state`` as seen by ``seat`` (``None``: a spectator), as rich-markup text."""
-    return render_observation(state.observation(seat), width)
+    return render_observation(state.observation(seat), width, state.game.components)
 
 
 # --- small helpers ------------------------------------------------------------------------------
-def short_name(card: int) -> str:
-    """The name a structure cell shows for ``card`` (at most ``NAME`` characters, distinct)."""
-    name = components().cards[card].name
+def short_name(card: int, c: Components | None = None) -> str:
+    """The name a structure cell shows for ``card`` (at most ``NAME`` characters, distinct); ``c``: the
+    game's components (default: the data files as they are)."""
+    name = (c or components()).cards[card].name
     return SHORT_NAMES.get(name, name)[:NAME]
 
 
@@ -72,9 +73,9 @@ def _cstyle(color: str) -> str:
     return "bold " + COLOR_STYLE[color]
 
 
-def _card(card: int, with_color: bool = True) -> str:
+def _card(card: int, with_color: bool = True, c: Components | None = None) -> str:
     """A card's name in its colour, with the colour written out: ``Baths (blue)``."""
-    cd = components().cards[card]
+    cd = (c or components()).cards[card]
     color = COLORS[cd.color]
     name = _m(cd.name, _cstyle(color))
     return f"{name} ({color})" if with_color else name
@@ -91,9 +92,10 @@ class _Line(Line):
     bare_spaces = True
 
 
-def compact_cost(card: int) -> str:
-    """A card's cost in a few characters: ``$2 SSP`` (coins, then one letter per resource unit)."""
-    cd = components().cards[card]
+def compact_cost(card: int, c: Components | None = None) -> str:
+    """A card's cost in a few characters: ``$2 SSP`` (coins, then one letter per resource unit); ``c``:
+    the game's components (default: the data files as they are)."""
+    cd = (c or components()).cards[card]
     parts = [f"${cd.coins}"] if cd.coins else []
     res = "".join(RES_LETTER[RESOURCES[r]] * k for r, k in enumerate(cd.cost) if k)
     if res:
@@ -101,9 +103,10 @@ def compact_cost(card: int) -> str:
     return " ".join(parts) or "free"
 
 
-def short_effect(card: int) -> str:
-    """A card's effect in at most ``NAME`` characters (the structure's third line, the city lists)."""
-    c = components()
+def short_effect(card: int, c: Components | None = None) -> str:
+    """A card's effect in at most ``NAME`` characters (the structure's third line, the city lists); ``c``:
+    the game's components (default: the data files as they are)."""
+    c = c or components()
     cd = c.cards[card]
     if any(cd.produces):
         out = " ".join((f"{k} " if k > 1 else "") + RESOURCES[r] for r, k in enumerate(cd.produces) if k)
@@ -146,39 +149,42 @@ def _seat(obs: dict, p: int | None, you: bool = True) -> str:
     return _m(name, "bold") + mark
 
 
-def _wname(w: int) -> str:
+def _wname(w: int, c: Components | None = None) -> str:
     """A wonder's name without its article (``Sphinx``, ``Great Library``)."""
-    name = components().wonders[w].name
+    name = (c or components()).wonders[w].name
     return name.removeprefix("The ")
 
 
 # --- the board ----------------------------------------------------------------------------------
-def render_observation(obs: dict, width: int = WIDTH) -> str:
-    """The board from an observation dict (see ``observation.py``) and static data only."""
+def render_observation(obs: dict, width: int = WIDTH, c: Components | None = None) -> str:
+    """The board from an observation dict (see ``observation.py``) and static data only: ``c``, the
+    game's components (``game.components``, which data overrides may change; default: the data
+    files as they are)."""
+    c = c or components()
     width = max(width, LABEL + 6 * 2 * HALF) - 1   # keep the last column free
     lines: list[str] = []
     lines += _header(obs, width)
     if obs["phase"] == "draft":
         lines.append("")
-        lines += _draft(obs, width)
+        lines += _draft(obs, width, c)
     if obs["structure"]:
         lines.append("")
-        lines += _structure(obs, width)
+        lines += _structure(obs, width, c)
     lines.append("")
-    lines += _conflict(obs, width)
+    lines += _conflict(obs, width, c)
     lines.append("")
-    lines += _progress_board(obs, width)
-    lines += _discard(obs, width)
+    lines += _progress_board(obs, width, c)
+    lines += _discard(obs, width, c)
     viewer = obs["seat"]
     order = [1 - viewer, viewer] if viewer is not None else [0, 1]
     for p in order:
         lines.append("")
-        lines += _city(obs, p, width)
+        lines += _city(obs, p, width, c)
     lines.append("")
     if obs["result"] is not None:
         lines += _score_sheet(obs, width)
     else:
-        lines += _decision(obs, width)
+        lines += _decision(obs, width, c)
     return "\n".join(lines)
 
 
@@ -237,20 +243,18 @@ def _result_text(obs: dict) -> str:
     return f"{name} wins by {how}; {score})."
 
 
-def _draft(obs: dict, width: int) -> list[str]:
-    c = components()
+def _draft(obs: dict, width: int, c: Components) -> list[str]:
     taken = sum(len(pl["wonders"]) for pl in obs["players"])
     rnd = 1 if taken < 4 else 2
     out = [_m(f"Wonder draft, round {rnd} of 2", "bold") + " — revealed wonders still to take:"]
     for w in obs["draft"]:
         wd = c.wonders[w]
-        out += _wrap(f"  {_m(wd.name, 'bold')} — cost {cost_text(0, wd.cost)}; {wonder_effect_text(w)}", width, 6)
+        out += _wrap(f"  {_m(wd.name, 'bold')} — cost {cost_text(0, wd.cost)}; {wonder_effect_text(w, c)}", width, 6)
     return out
 
 
 # --- the structure ------------------------------------------------------------------------------
-def _structure(obs: dict, width: int) -> list[str]:
-    c = components()
+def _structure(obs: dict, width: int, c: Components) -> list[str]:
     age = obs["age"]
     slots = obs["structure"]
     nrows = max(s["row"] for s in slots)
@@ -283,9 +287,9 @@ def _structure(obs: dict, width: int) -> list[str]:
             color = COLORS[cd.color]
             mark = ACCESS if s["accessible"] else " "
             style = _cstyle(color) + (" underline" if s["accessible"] else "")
-            lines[0].add(mark, "bold").add(short_name(cd.idx), style, NAME)
-            lines[1].add(" " + f"{color:<7}{compact_cost(cd.idx)}"[:NAME], COLOR_STYLE[color], CELL)
-            lines[2].add(" " + short_effect(cd.idx), None, CELL)
+            lines[0].add(mark, "bold").add(short_name(cd.idx, c), style, NAME)
+            lines[1].add(" " + f"{color:<7}{compact_cost(cd.idx, c)}"[:NAME], COLOR_STYLE[color], CELL)
+            lines[2].add(" " + short_effect(cd.idx, c), None, CELL)
         out += [str(ln) for ln in lines]
     out.append(_m("  costs: $ coins, W wood, C clay, S stone, G glass, P papyrus (one letter per unit); "
                   f"{len(acc)} accessible card{'s' if len(acc) != 1 else ''}", "dim"))
@@ -293,8 +297,7 @@ def _structure(obs: dict, width: int) -> list[str]:
 
 
 # --- the conflict track -------------------------------------------------------------------------
-def _conflict(obs: dict, width: int) -> list[str]:
-    c = components()
+def _conflict(obs: dict, width: int, c: Components) -> list[str]:
     pls = obs["players"]
     n0, n1 = pls[0]["name"], pls[1]["name"]
     pawn = obs["conflict"]["pawn"]
@@ -349,8 +352,7 @@ def _conflict(obs: dict, width: int) -> list[str]:
 
 
 # --- progress tokens, discard pile -----------------------------------------------------------------
-def _progress_board(obs: dict, width: int) -> list[str]:
-    c = components()
+def _progress_board(obs: dict, width: int, c: Components) -> list[str]:
     board = obs["progress_board"]
     if not board:
         return [_m("Progress tokens on the board: ", "bold") + "none left"]
@@ -360,16 +362,15 @@ def _progress_board(obs: dict, width: int) -> list[str]:
     return out
 
 
-def _discard(obs: dict, width: int) -> list[str]:
+def _discard(obs: dict, width: int, c: Components) -> list[str]:
     pile = obs["discard"]
     if not pile:
         return [_m("Discard pile: ", "bold") + "empty"]
-    return _flow([_card(x) for x in pile], width, sep=", ", first=_m(f"Discard pile ({len(pile)}): ", "bold"))
+    return _flow([_card(x, c=c) for x in pile], width, sep=", ", first=_m(f"Discard pile ({len(pile)}): ", "bold"))
 
 
 # --- a city ---------------------------------------------------------------------------------------
-def _city(obs: dict, p: int, width: int) -> list[str]:
-    c = components()
+def _city(obs: dict, p: int, width: int, c: Components) -> list[str]:
     pl = obs["players"][p]
     opp = obs["players"][1 - p]
     mover = " — to move" if obs["current_player"] == p and obs["result"] is None else ""
@@ -388,7 +389,7 @@ def _city(obs: dict, p: int, width: int) -> list[str]:
         if not cards:
             continue
         label = f"  {_m(f'{color:<6}', _cstyle(color))} {len(cards)}: "
-        items = [f"{_m(c.cards[x].name, COLOR_STYLE[color])} ({short_effect(x)})" for x in cards]
+        items = [f"{_m(c.cards[x].name, COLOR_STYLE[color])} ({short_effect(x, c)})" for x in cards]
         extra = ""
         if color == "red":
             extra = f"  = {_plural(sum(c.cards[x].shields for x in cards), 'shield')}"
@@ -424,11 +425,11 @@ def _city(obs: dict, p: int, width: int) -> list[str]:
         wo = c.wonders[w]
         name = _m(wo.name, "bold")
         if wd["built"]:
-            wparts.append(f"{name} built ({wonder_effect_text(w)})")
+            wparts.append(f"{name} built ({wonder_effect_text(w, c)})")
         elif wd["removed"]:
             wparts.append(f"{name} out of the game (seven wonders were built)")
         else:
-            wparts.append(f"{name} not built: cost {cost_text(0, wo.cost)}; {wonder_effect_text(w)}")
+            wparts.append(f"{name} not built: cost {cost_text(0, wo.cost)}; {wonder_effect_text(w, c)}")
     if wparts:
         out.append("  wonders:")
         for wp in wparts:
@@ -440,8 +441,7 @@ def _city(obs: dict, p: int, width: int) -> list[str]:
 
 
 # --- the decision ---------------------------------------------------------------------------------
-def _decision(obs: dict, width: int) -> list[str]:
-    c = components()
+def _decision(obs: dict, width: int, c: Components) -> list[str]:
     ph = obs["phase"]
     p = obs["current_player"]
     pl = obs["players"][p]
@@ -455,8 +455,8 @@ def _decision(obs: dict, width: int) -> list[str]:
             x = int(key)
             cd = c.cards[x]
             cost = cost_text(cd.coins, cd.cost)
-            out += _wrap(f"  {ACCESS} {_card(x)} — {'cost ' if cost != 'free' else ''}{cost}; {card_effect_text(x)}",
-                         width, 6)
+            out += _wrap(f"  {ACCESS} {_card(x, c=c)} — {'cost ' if cost != 'free' else ''}{cost}; "
+                         f"{card_effect_text(x, c)}", width, 6)
             if pr["chain"]:
                 cons = _m("construct for free (chain)", "bold green")
             elif pr["construct"] > coins:
@@ -468,13 +468,13 @@ def _decision(obs: dict, width: int) -> list[str]:
                 extra = (f" (${cd.coins} + {trade} trading)" if cd.coins else " (trading)") if trade else ""
                 cons = _m(f"construct for {_coins(pr['construct'])}", "bold") + extra
             parts = [cons, f"discard for +{_coins(pr['discard'])}"]
-            ok = [f"{_wname(int(w))} for {price}" for w, price in pr["wonders"].items() if price <= coins]
+            ok = [f"{_wname(int(w), c)} for {price}" for w, price in pr["wonders"].items() if price <= coins]
             if ok:
                 parts.append("wonder: " + ", ".join(ok))
             elif pr["wonders"]:
                 parts.append(_m("no wonder affordable", "dim"))
             out += _flow(parts, width, sep=" · ", indent=6, first="      ")
-        dear = [f"{_wname(int(w))} {_coins(price)}" for w, price in wonders.items() if price > coins]
+        dear = [f"{_wname(int(w), c)} {_coins(price)}" for w, price in wonders.items() if price > coins]
         if dear:
             out += _flow(dear, width, sep=", ", indent=6, first=f"  wonders {pl['name']} cannot afford now: ")
         elif not wonders and obs["wonders_built"] >= 7:
@@ -494,12 +494,12 @@ def _decision(obs: dict, width: int) -> list[str]:
     elif ph == "destroy":
         opp = obs["players"][1 - p]
         cards = [x for x in opp["cards"] if COLORS[c.cards[x].color] == obs["destroy_color"]]
-        out += _flow([_card(x) for x in cards], width, sep=", ",
+        out += _flow([_card(x, c=c) for x in cards], width, sep=", ",
                      first=f"{_m('Cards that can be put into the discard pile', 'bold')} ({opp['name']}'s): ")
     elif ph == "mausoleum":
         out.append(f"{_m('The Mausoleum', 'bold')}: build one card of the discard pile for free:")
         for x in sorted(set(obs["discard"])):
-            out += _wrap(f"  {_card(x)} — {card_effect_text(x)}", width, 6)
+            out += _wrap(f"  {_card(x, c=c)} — {card_effect_text(x, c)}", width, 6)
     elif ph == "choose_starter":
         out.append(f"{_m('Who starts', 'bold')} Age {ROMAN[obs['age']]}? {pl['name']} decides "
                    f"(starting means taking the first card of the new structure).")

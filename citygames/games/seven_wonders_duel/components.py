@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from citygames.core.data import Assumption, load_data
+from citygames.core.data import Assumption, load_data, thaw_overrides
 
 DATA = Path(__file__).parent / "data"
 
@@ -174,13 +174,22 @@ class Components:
         chain_symbols: names of the chain symbols (index = ``Card.chain_from``/``chain_to``).
         conflict_vp: VP by pawn distance 0..8; capital: 9; military_tokens: ``((at, coins), ...)``.
         setup, rules: plain dicts from ``board.yaml``.
-        assumptions: every value of the data files no source confirms.
+        assumptions: every value of the data files no source confirms (and every value
+            ``overrides`` replaced, with status ``overridden``).
+        overrides: the data overrides applied (``{"FILE:PATH": value}``, canonical; ``{}``: none).
     """
 
-    def __init__(self):
-        cards_raw, a1 = load_data(DATA / "cards.yaml")
-        wt_raw, a2 = load_data(DATA / "wonders_tokens.yaml")
-        board, a3 = load_data(DATA / "board.yaml")
+    def __init__(self, overrides: dict | None = None):
+        """Compile the data files, with ``overrides`` (canonical, ``citygames.core.data``) applied.
+
+        Raises:
+            ValueError, KeyError, TypeError: data the engine cannot use (``Game.data_guard`` turns
+                them into ``GameOptionError`` when overrides caused them).
+        """
+        self.overrides = dict(overrides or {})
+        cards_raw, a1 = load_data(DATA / "cards.yaml", overrides)
+        wt_raw, a2 = load_data(DATA / "wonders_tokens.yaml", overrides)
+        board, a3 = load_data(DATA / "board.yaml", overrides)
         self.assumptions: list[Assumption] = a1 + a2 + a3
         self.setup = board["setup"]
         self.rules = board["rules"]
@@ -267,7 +276,23 @@ class Components:
                 raise ValueError(f"board.yaml: the Age {a} structure must have 20 slots")
 
 
+def components(overrides: tuple = ()) -> Components:
+    """The shared, immutable ``Components`` of every game with the same data overrides.
+
+    Args:
+        overrides: the frozen canonical overrides (``game.data_key``,
+            ``citygames.core.data.freeze_overrides``); ``()``: the data files as they are.
+
+    The plain data is loaded once per process; up to 32 overridden variants are kept.
+    """
+    return _overridden(overrides) if overrides else _plain()
+
+
 @lru_cache(maxsize=1)
-def components() -> Components:
-    """The shared, immutable ``Components`` (loaded once per process)."""
+def _plain() -> Components:
     return Components()
+
+
+@lru_cache(maxsize=32)
+def _overridden(overrides: tuple) -> Components:
+    return Components(thaw_overrides(overrides))

@@ -66,9 +66,6 @@ WONDER_OPTION = 0.4
 #: share of the next mover's best option counted (it is one move away)
 NEXT_MOVE = 0.5
 
-_CACHE: dict = {}
-
-
 class _Static:
     """What the evaluation needs from the components, computed once per ``Components``."""
 
@@ -106,10 +103,12 @@ class _Static:
 
 
 def _static(c) -> _Static:
-    st = _CACHE.get(id(c))
-    if st is None:
-        st = _CACHE[id(c)] = _Static(c)
-    return st
+    """The ``_Static`` of components ``c``, computed once and kept on ``c`` (one per data variant)."""
+    try:
+        return c._eval_static
+    except AttributeError:
+        st = c._eval_static = _Static(c)
+        return st
 
 
 def _progress(s) -> float:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from citygames.core.actions import ActionSpace
 from citygames.core.game import Game, GameInfo, OptionSpec
 
-from .components import Components, components
+from .components import DATA, Components, components
 
 INFO = GameInfo(
     id="seven_wonders_duel",
@@ -56,21 +56,23 @@ class SevenWondersDuel(Game):
              "describe_rules": "render:describe_rules", "state_from_position": "position:parse",
              "position": "position:write", "facts": "facts:facts"}
 
+    DATA_DIR = DATA
+
     def __init__(self, **options):
         super().__init__(options)
-        self.components: Components = components()
-        self.action_space = _action_space(self.components)
-        self.off = self.action_space.offsets
+        with self.data_guard():
+            self.components: Components = components(self.data_key)
+            self.action_space = _action_space(self.components)
+            self.off = self.action_space.offsets
 
     def seat_name(self, seat: int) -> str:
         return SEAT_NAMES[seat]
 
 
-_SPACE_CACHE: dict = {}
-
-
 def _action_space(c: Components) -> ActionSpace:
-    space = _SPACE_CACHE.get(id(c))
+    """The action space of components ``c``, built once per ``Components`` (kept on it: a cache keyed by
+    ``id(c)`` could hand a freed variant's space to a new one)."""
+    space = getattr(c, "_action_space", None)
     if space is not None:
         return space
     cards, wonders, tokens = c.cards, c.wonders, c.tokens
@@ -87,5 +89,5 @@ def _action_space(c: Components) -> ActionSpace:
         ("decline_token", 1, lambda _: "take no progress token"),
     ]
     space = ActionSpace(kinds)
-    _SPACE_CACHE[id(c)] = space
+    c._action_space = space
     return space

@@ -6,6 +6,7 @@ module is imported (the package ``__init__`` does it).
 
 from __future__ import annotations
 
+from citygames.core.data import override_lines
 from citygames.core.events import register_renderer
 
 from .components import COLORS, RESOURCES, SYMBOLS, Components, components
@@ -29,9 +30,10 @@ def cost_text(coins: int, cost: tuple) -> str:
     return ", ".join(parts) or "free"
 
 
-def card_effect_text(idx: int) -> str:
-    """The effect of card ``idx`` as one line (§4)."""
-    c = _c()
+def card_effect_text(idx: int, c: Components | None = None) -> str:
+    """The effect of card ``idx`` as one line (§4); ``c``: the game's components (default: the data
+    files as they are)."""
+    c = c or _c()
     cd = c.cards[idx]
     out = []
     if any(cd.produces):
@@ -68,9 +70,10 @@ def card_effect_text(idx: int) -> str:
     return "; ".join(out)
 
 
-def wonder_effect_text(w: int) -> str:
-    """The effect of wonder ``w`` as one line (§4.8)."""
-    wd = _c().wonders[w]
+def wonder_effect_text(w: int, c: Components | None = None) -> str:
+    """The effect of wonder ``w`` as one line (§4.8); ``c``: the game's components (default: the data
+    files as they are)."""
+    wd = (c or _c()).wonders[w]
     out = [f"{wd.vp} VP"] if wd.vp else []
     if wd.coins:
         out.append(f"+{wd.coins} coins")
@@ -129,7 +132,7 @@ def describe_action(s, a) -> str:
         return f"take {c.tokens[a.arg].name} ({token_effect_text(a.arg)})"
     if k == "draft":
         w = c.wonders[a.arg]
-        return f"take {w.name} (cost {cost_text(0, w.cost)}; {wonder_effect_text(a.arg)})"
+        return f"take {w.name} (cost {cost_text(0, w.cost)}; {wonder_effect_text(a.arg, c)})"
     return a.text
 
 
@@ -175,12 +178,12 @@ def components_json(game) -> dict:
                    "one_of": [RESOURCES[r] for r in cd.one_of],
                    "chain_from": c.chain_symbols[cd.chain_from] if cd.chain_from >= 0 else None,
                    "chain_to": c.chain_symbols[cd.chain_to] if cd.chain_to >= 0 else None,
-                   "cost_text": cost_text(cd.coins, cd.cost), "effect": card_effect_text(cd.idx)}
+                   "cost_text": cost_text(cd.coins, cd.cost), "effect": card_effect_text(cd.idx, c)}
                   for cd in c.cards],
         "wonders": [{"id": w.idx, "name": w.name, "name_hu": w.name_hu,
                      "cost": {RESOURCES[r]: k for r, k in enumerate(w.cost) if k}, "vp": w.vp,
                      "extra_turn": w.extra_turn, "shields": w.shields,
-                     "cost_text": cost_text(0, w.cost), "effect": wonder_effect_text(w.idx)} for w in c.wonders],
+                     "cost_text": cost_text(0, w.cost), "effect": wonder_effect_text(w.idx, c)} for w in c.wonders],
         "tokens": [{"id": t.idx, "name": t.name, "name_hu": t.name_hu, "effect": token_effect_text(t.idx)}
                    for t in c.tokens],
         "structures": {str(a): {"rows": list(st.rows), "cols": list(st.cols), "face_up": list(st.face_up),
@@ -199,6 +202,9 @@ def describe_rules(game, assumptions: bool = False) -> str:
              f"Age III {len(c.age_cards[3])}, {len(c.guilds)} guilds), {len(c.wonders)} wonders, "
              f"{len(c.tokens)} progress tokens", "Options:"]
     lines += [f"  {o.name} = {game.options.get(o.name)} (default {o.default}): {o.doc}" for o in game.info.options]
+    overridden = override_lines(c.assumptions)
+    if overridden:
+        lines += [f"Data overrides in effect ({len(overridden)}), for this game only:"] + overridden
     lines.append("Rule choices (data/board.yaml rules):")
     lines += [f"  {k} = {v}" for k, v in c.rules.items()]
     if assumptions:

@@ -19,7 +19,7 @@ import textwrap
 
 from citygames.core.markup import Line as _Line, flow, m as _m, plural as _plural
 
-from .components import components
+from .components import Components, components
 from .render import COLOR_STYLE, TYPE_STYLE, tile_effect_text
 
 #: width the board is laid out for (a 120-column terminal)
@@ -67,7 +67,7 @@ def board_text(state, seat, width: int = WIDTH) -> str:
     ``width``: the terminal width the text is laid out for (flowing lines and city grids adapt;
     the tables need about 115 columns).
     """
-    return render_observation(state.observation(seat), width)
+    return render_observation(state.observation(seat), width, state.game.components)
 
 
 # --- small helpers ------------------------------------------------------------------------------
@@ -122,35 +122,37 @@ def _flow(parts: list[str], width: int, sep: str = " · ", style: str | None = N
 
 
 # --- sections -----------------------------------------------------------------------------------
-def render_observation(obs: dict, width: int = WIDTH) -> str:
-    """The board from an observation dict (see ``observation.observation``) and static data only."""
+def render_observation(obs: dict, width: int = WIDTH, c: Components | None = None) -> str:
+    """The board from an observation dict (see ``observation.observation``) and static data only:
+    ``c``, the game's components (``game.components``, which data overrides may change; default: the
+    data files as they are)."""
+    c = c or components()
     lines: list[str] = []
     width = max(width, LABEL + 2 * (CELL + 1) + 1) - 1  # keep the last column free
-    lines += _header(obs, width)
+    lines += _header(obs, width, c)
     lines.append("")
-    lines += _initiative(obs, width)
+    lines += _initiative(obs, width, c)
     lines.append("")
-    lines += _tracks(obs, width)
+    lines += _tracks(obs, width, c)
     lines.append("")
-    lines += _projects(obs, width)
+    lines += _projects(obs, width, c)
     lines += _plants(obs, width)
     lines += _neutral(obs, width)
-    lines += _prosperity(obs, width)
+    lines += _prosperity(obs, width, c)
     viewer = obs["seat"]
     seats = [p for p in range(obs["num_players"]) if p != viewer]
     if viewer is not None:
         seats.append(viewer)
     for p in seats:
         lines.append("")
-        lines += _city(obs, p, width)
+        lines += _city(obs, p, width, c)
     lines.append("")
     lines += _legend(width)
-    lines += _now(obs, width)
+    lines += _now(obs, width, c)
     return "\n".join(lines)
 
 
-def _header(obs: dict, width: int) -> list[str]:
-    c = components()
+def _header(obs: dict, width: int, c: Components) -> list[str]:
     rnd, era = obs["round"], obs["era"]
     expos = sorted(c.expo_rounds)
     nxt = next((r for r in expos if r >= rnd), None)
@@ -165,10 +167,10 @@ def _header(obs: dict, width: int) -> list[str]:
     parts = [f"{_m('THE CAPITALS', 'bold')} ({you})", _m(f"Round {rnd}/{c.rounds}", "bold"), f"Era {ROMAN[era]}",
              obs["phase"] if obs["terminal"] else f"{obs['phase']} phase",
              f"World Expo after rounds {', '.join(map(str, expos))} ({expo_note})"]
-    return _flow(parts, width) + _now(obs, width)
+    return _flow(parts, width) + _now(obs, width, c)
 
 
-def _now(obs: dict, width: int) -> list[str]:
+def _now(obs: dict, width: int, c: Components) -> list[str]:
     """Whose turn it is and what they must do, with the pending context."""
     if obs["terminal"]:
         scores = obs.get("scores") or [None] * obs["num_players"]
@@ -181,7 +183,6 @@ def _now(obs: dict, width: int) -> list[str]:
     cur = obs["current_player"]
     pend = obs.get("pending") or {}
     bits = [obs["step"]]
-    c = components()
     if "tile" in pend:
         tile = c.tile_by_id[pend["tile"]]
         bits = [f"{obs['step']}: {_m(tile.name, 'bold ' + TYPE_STYLE[tile.type_name])} ({_type_label(tile)})"]
@@ -219,8 +220,7 @@ def _now(obs: dict, width: int) -> list[str]:
     return _flow(bits, width)
 
 
-def _initiative(obs: dict, width: int) -> list[str]:
-    c = components()
+def _initiative(obs: dict, width: int, c: Components) -> list[str]:
     n = obs["num_players"]
     usable = set(c.usable_spaces(n, politics=True))
     w = 9
@@ -276,8 +276,7 @@ TRACK_COLS = (("Player", 17), ("Init", 5), ("Money", 6), ("Culture", 8), ("Emplo
               ("Tourists", 12))
 
 
-def _tracks(obs: dict, width: int) -> list[str]:
-    c = components()
+def _tracks(obs: dict, width: int, c: Components) -> list[str]:
     head = _Line()
     for name, w in TRACK_COLS:
         head.add(name, "bold", w, right=name not in ("Player", "Tourists"))
@@ -337,8 +336,7 @@ def _type_label(tile) -> str:
     return tile.type_name
 
 
-def _projects(obs: dict, width: int) -> list[str]:
-    c = components()
+def _projects(obs: dict, width: int, c: Components) -> list[str]:
     decks = obs.get("deck_sizes") or {}
     deck_txt = ", ".join(f"era {ROMAN[int(e)]} {k}" for e, k in sorted(decks.items()))
     out = [_m("Projects area", "bold") + _m(f"  (tiles left in the decks: {deck_txt})", "dim")]
@@ -391,12 +389,11 @@ def _neutral(obs: dict, width: int) -> list[str]:
                   f"+1 at the start of each administration phase; the neutral tourist is {where}"], width)
 
 
-def _prosperity(obs: dict, width: int) -> list[str]:
+def _prosperity(obs: dict, width: int, c: Components) -> list[str]:
     """Prosperity: the viewer's own hand with what may be built now and why not; hand sizes."""
     if not obs.get("prosperity"):
         return []
     from .render import prosperity_effect_text, requirement_text
-    c = components()
     rounds = ", ".join(str(r) for r in obs.get("prosperity_rounds") or [])
     sizes = ", ".join(f"{_cname(pl['color'])} {pl.get('prosperity_hand_size', 0)}" for pl in obs["players"])
     out = [_m("Prosperity", "bold") + _m(f"  (built at the end of rounds {rounds}; tiles in hand: {sizes})")]
@@ -444,7 +441,7 @@ def _tile_line2(tile, cubes: int, tourists: list) -> str:
     return _m(label, TYPE_STYLE[tile.type_name]) + extra_m + " " * (CELL - len(text))
 
 
-def _city(obs: dict, p: int, width: int) -> list[str]:
+def _city(obs: dict, p: int, width: int, c: Components) -> list[str]:
     pl = obs["players"][p]
     color = pl["color"]
     executive = obs["phase"] == "executive"
@@ -479,7 +476,7 @@ def _city(obs: dict, p: int, width: int) -> list[str]:
     if pl.get("pending_upgrades"):
         parts.append(f"{_plural(pl['pending_upgrades'], 'plant upgrade')} pending")
     if pl.get("lakes"):
-        parts.append("Lakes: " + ", ".join(f"({lk['x']}, {lk['y']}) revealing {components().tile_by_id[lk['revealed']].name}"
+        parts.append("Lakes: " + ", ".join(f"({lk['x']}, {lk['y']}) revealing {c.tile_by_id[lk['revealed']].name}"
                                            for lk in pl["lakes"]))
     out = _flow(parts, width, sep="; ")
 
@@ -487,12 +484,11 @@ def _city(obs: dict, p: int, width: int) -> list[str]:
     cols = list(range(x0, x1 + 1))
     for b in range(0, len(cols), per_band):
         band = cols[b:b + per_band]
-        out += _grid(band, y0, y1, cells, tour_on, tokens, color, hl)
+        out += _grid(band, y0, y1, cells, tour_on, tokens, color, hl, c)
     return out
 
 
-def _grid(band, y0, y1, cells, tour_on, tokens, color, hl) -> list[str]:
-    c = components()
+def _grid(band, y0, y1, cells, tour_on, tokens, color, hl, c: Components) -> list[str]:
     grid = "bright_black"
     tok_style = _color_style(color)
     out = []

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
-from citygames.core.data import Assumption, load_data
+from citygames.core.data import Assumption, load_data, thaw_overrides
 
 DATA = Path(__file__).parent / "data"
 
@@ -350,16 +350,25 @@ class Components:
         tiles: every building tile (starting tiles first), ``tile_by_id`` maps ids to them.
         plants: every power plant (index 0 is the starting plant).
         board: the plain board data (``data/board.yaml``).
-        assumptions: every value of the data files that no source confirms.
+        assumptions: every value of the data files that no source confirms (and every value
+            ``overrides`` replaced, with status ``overridden``).
+        overrides: the data overrides applied (``{"FILE:PATH": value}``, canonical; ``{}``: none).
     """
 
-    def __init__(self):
-        board, a1 = load_data(DATA / "board.yaml")
-        tiles, a2 = load_data(DATA / "tiles.yaml")
-        plants, a3 = load_data(DATA / "power_plants.yaml")
+    def __init__(self, overrides: dict | None = None):
+        """Compile the data files, with ``overrides`` (canonical, ``citygames.core.data``) applied.
+
+        Raises:
+            ValueError, KeyError, TypeError: data the engine cannot use (``Game.data_guard`` turns
+                them into ``GameOptionError`` when overrides caused them).
+        """
+        self.overrides = dict(overrides or {})
+        board, a1 = load_data(DATA / "board.yaml", overrides)
+        tiles, a2 = load_data(DATA / "tiles.yaml", overrides)
+        plants, a3 = load_data(DATA / "power_plants.yaml", overrides)
         self.board = board
         self.assumptions: list[Assumption] = a1 + a2 + a3
-        pros, a4 = load_data(DATA / "prosperity.yaml")
+        pros, a4 = load_data(DATA / "prosperity.yaml", overrides)
         self.assumptions += a4
         lake_is_a_tile = bool(board["engine_rules"]["lake_is_a_tile"])
         building = [_tile_from(i, d, lake_is_a_tile) for i, d in enumerate(tiles)]
@@ -493,7 +502,23 @@ class Components:
         return tuple(out)
 
 
+def components(overrides: tuple = ()) -> Components:
+    """The compiled components, shared by every game with the same data overrides.
+
+    Args:
+        overrides: the frozen canonical overrides (``game.data_key``,
+            ``citygames.core.data.freeze_overrides``); ``()``: the data files as they are.
+
+    The plain data is loaded once per process; up to 32 overridden variants are kept.
+    """
+    return _overridden(overrides) if overrides else _plain()
+
+
 @lru_cache(maxsize=1)
-def components() -> Components:
-    """The compiled components (loaded once per process)."""
+def _plain() -> Components:
     return Components()
+
+
+@lru_cache(maxsize=32)
+def _overridden(overrides: tuple) -> Components:
+    return Components(thaw_overrides(overrides))

@@ -9,7 +9,7 @@ from __future__ import annotations
 from citygames.core.actions import ActionSpace
 from citygames.core.game import Game, GameInfo, OptionSpec
 
-from .components import Components, components
+from .components import DATA, Components, components
 
 INFO = GameInfo(
     id="the_capitals",
@@ -68,20 +68,23 @@ class TheCapitals(Game):
              "describe_rules": "render:describe_rules", "state_from_position": "position:parse",
              "position": "position:write", "facts": "facts:facts"}
 
+    DATA_DIR = DATA
+
     def __init__(self, **options):
         super().__init__(options)
-        c = self.components = components()
-        n = self.num_players
-        g = c.grid
-        self.origin = (g // 2) * g + g // 2
-        self.neighbours, self.isect_slots, self.slot_corners = _GEOMETRY_CACHE.get(g) or _geometry(g)
-        supply: list[tuple] = [()] * (c.max_plant_level + 2)
-        for level in range(2, c.max_plant_level + 1):
-            supply[level] = tuple(p.idx for p in c.plants if p.level == level and p.players <= max(n, 3))
-        self.plant_supply = tuple(supply)
-        self.politics_spaces = c.usable_spaces(n, politics=True)
-        self.action_space = _action_space(c)
-        self.off = self.action_space.offsets
+        with self.data_guard():
+            c = self.components = components(self.data_key)
+            n = self.num_players
+            g = c.grid
+            self.origin = (g // 2) * g + g // 2
+            self.neighbours, self.isect_slots, self.slot_corners = _GEOMETRY_CACHE.get(g) or _geometry(g)
+            supply: list[tuple] = [()] * (c.max_plant_level + 2)
+            for level in range(2, c.max_plant_level + 1):
+                supply[level] = tuple(p.idx for p in c.plants if p.level == level and p.players <= max(n, 3))
+            self.plant_supply = tuple(supply)
+            self.politics_spaces = c.usable_spaces(n, politics=True)
+            self.action_space = _action_space(c)
+            self.off = self.action_space.offsets
 
     def seat_name(self, seat: int) -> str:
         """The seat's colour (green, red, blue, purple, black), capitalised."""
@@ -139,16 +142,15 @@ def _geometry(g: int):
     return res
 
 
-_SPACE_CACHE: dict = {}
-
-
 def _gains_words(gains) -> str:
     from .render import gains_text
     return gains_text(gains)
 
 
 def _action_space(c: Components) -> ActionSpace:
-    space = _SPACE_CACHE.get(id(c))
+    """The action space of components ``c``, built once per ``Components`` (kept on it: a cache keyed by
+    ``id(c)`` could hand a freed variant's space to a new one)."""
+    space = getattr(c, "_action_space", None)
     if space is not None:
         return space
     g = c.grid
@@ -180,5 +182,5 @@ def _action_space(c: Components) -> ActionSpace:
         ("resolve_effect", g * g, slot_text("resolve the end-game effect of the tile at")),
     ]
     space = ActionSpace(kinds)
-    _SPACE_CACHE[id(c)] = space
+    c._action_space = space
     return space

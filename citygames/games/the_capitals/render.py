@@ -3,6 +3,7 @@ terminal, and the rules summary of ``citygames rules the_capitals``."""
 
 from __future__ import annotations
 
+from citygames.core.data import override_lines
 from citygames.core.events import register_renderer
 
 from .components import CUBES, NT, TRACK_NAMES, TYPE_NAMES, components
@@ -473,6 +474,9 @@ def describe_rules(game, assumptions: bool = False) -> str:
     for o in game.info.options:
         rng = f" [{o.min}-{o.max}]" if o.min is not None else ""
         lines.append(f"  {o.name} = {game.options[o.name]} (default {o.default}){rng}: {o.doc}")
+    overridden = override_lines(c.assumptions)
+    if overridden:
+        lines += ["", f"Data overrides in effect ({len(overridden)}), for this game only:"] + overridden
     if assumptions:
         lines += ["", f"Values no source confirms ({len(c.assumptions)}), with their status and source:"]
         for a in c.assumptions:
