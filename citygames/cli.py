@@ -398,16 +398,20 @@ def _human_turn(console, game: Game, state: State, player: int, who: dict[int, s
 @click.option("--address", help="Ray cluster to join ('auto' or an address); default: start a local Ray")
 @click.option("--workers", type=click.IntRange(min=1), help="worker processes or local Ray CPUs (default: all cores)")
 @click.option("--save-records", type=click.Path(file_okay=False), help="write every game record here")
+@click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help=SET_HELP)
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.pass_context
 def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, part_games, backend, address, workers,
-             save_records, no_progress) -> None:
+             save_records, sets, no_progress) -> None:
     """Simulate many bot games of GAME and print win rates, scores, game lengths and, for games
     that report it, how the games were won (e.g. the victory types of 7 Wonders Duel).
 
     With --out X.parquet the results are streamed to a folder of Parquet tables as games finish
     (read them with pandas, Polars, DuckDB or `citygames report`); an interrupted run keeps what
     finished and the same command with --resume completes it.
+
+    What-if studies: --set KEY=VALUE changes a value of the game's data (as listed by `citygames
+    rules GAME --assumptions`) for this run only; the overrides are in the results and the records.
 
     Extra --name[=value] arguments are game options.
     """
@@ -417,7 +421,7 @@ def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, part_games
     from citygames.sim.backends import make_backend
     from citygames.sim.results import ResultsError
     from citygames.sim.study import out_format, run_study
-    game = load_cli_game(game_id, players, ctx.args)
+    game = load_cli_game(game_id, players, ctx.args, sets)
     n = game.num_players
     names = parse_bots(bots)
     if len(names) not in (1, n):

@@ -229,3 +229,36 @@ def test_simulate_uses_one_worker_per_core_by_default():
     result = CliRunner().invoke(main, ["simulate", "toy", "--games", "40", "--no-progress"])
     assert result.exit_code == 0
     assert f"Played 40 games on local with {min(os.cpu_count() or 1, 40)} worker" in result.output
+
+
+def test_a_data_override_changes_that_run_only_and_is_recorded(tmp_path):
+    """--set board:setup.starting_coins=40 gives every seat 40 coins at the start; the override is in meta.json, in every row and in the records, and a run without it in
+    the same process plays the default game."""
+    key = "board.yaml:setup.starting_coins"
+    with_set = tmp_path / "rich.parquet"
+    plain = tmp_path / "plain.parquet"
+    records = tmp_path / "records"
+    args = ["simulate", "seven_wonders_duel", "--games", "30", "--workers", "1", "--no-progress"]
+    result = CliRunner().invoke(main, args + ["--set", "board:setup.starting_coins=40", "--out", str(with_set),
+                                              "--save-records", str(records)])
+    assert result.exit_code == 0, result.output
+    assert CliRunner().invoke(main, args + ["--out", str(plain)]).exit_code == 0
+    assert read_meta(with_set)["overrides"] == {key: 40} and read_meta(plain)["overrides"] == {}
+    rich = read_table(with_set, "seats").to_pandas()
+    base = read_table(plain, "seats").to_pandas()
+    assert set(rich["overrides"]) == {'{"board.yaml:setup.starting_coins": 40}'} and set(base["overrides"]) == {"{}"}
+    assert rich["cat_coins"].mean() > base["cat_coins"].mean() + 2
+    # the default run equals a fresh default run, so the override did not leak into it
+    fresh = run_one("seven_wonders_duel", {}, ["random", "random"], 3, 0)
+    row = base[base["game"] == 3].sort_values("seat")
+    assert row["score"].tolist() == list(fresh.scores)
+    # the records carry the override and replay to the same scores
+    from citygames.core import load_record, replay
+    record = load_record(next(records.iterdir()))
+    assert record["options"]["data_overrides"] == {key: 40}
+    from citygames.core import load_game
+    start = load_game("seven_wonders_duel", **record["options"]).new_initial_state(seed=record["seed"])
+    assert [p["coins"] for p in start.observation(0)["players"]] == [40, 40]
+    state = replay(record)
+    game_rows = rich[rich["game"] == int(next(records.iterdir()).stem.split("-")[-1])].sort_values("seat")
+    assert state.scores() == game_rows["score"].tolist()
