@@ -150,6 +150,7 @@ def test_create_table_validation(client):
         ({**ok, "seats": [{"kind": "bot", "bot": "nobody"}] * 3}, 422),
         ({**ok, "options": {"num_players": 4}}, 422),
         ({**ok, "options": {"colour": "red"}}, 422),
+        ({**ok, "options": {"data_overrides": {"board:final_scoring.cubes_per_prestige": 0}}}, 422),
         ({**ok, "seed": "seven"}, 422),
         ({**ok, "seed": -1}, 422),
         ({**ok, "seats": [{"kind": "human", "name": "x" * 500}] * 3}, 422),
@@ -163,6 +164,8 @@ def test_create_table_validation(client):
     r = client.post("/api/tables", content=b"[" + b"1," * 40000 + b"1]", headers={"content-type": "application/json"})
     assert r.status_code == 413 and "error" in r.json()
     assert client.get("/api/tables?status=weird").status_code == 422
+    r = client.get("/api/games/the_capitals/components?data_overrides=x")
+    assert r.status_code == 422 and "studies" in r.json()["error"]
     assert client.get("/api/tables/nosuchtable").status_code == 404
 
 

@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from citygames.bots import BOTS
 from citygames.core import GameOptionError, load_game, registered_games
+from citygames.core.data import DATA_OVERRIDES
 from citygames.core.registry import game_info
 from citygames.core.records import replay as replay_record
 
@@ -132,6 +133,9 @@ def _parse_table_request(body) -> tuple:
             raise ApiError(422, f'seat {i}: kind must be "human" or "bot"')
         kinds.append(kind)
     options = dict(options)
+    if DATA_OVERRIDES in options:
+        raise ApiError(422, f"{DATA_OVERRIDES} are for studies (citygames simulate --set); a table plays the "
+                            f"game's own data")
     if any(o.name == "num_players" for o in info.options):
         if "num_players" in options and str(options["num_players"]) != str(n):
             raise ApiError(422, f"options.num_players is {options['num_players']!r} but {n} seats are given")
@@ -243,6 +247,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         if game_id not in registered_games():
             raise ApiError(404, f"unknown game {game_id!r}")
         opts = dict(request.query_params)
+        if DATA_OVERRIDES in opts:
+            raise ApiError(422, f"{DATA_OVERRIDES} are for studies (citygames simulate --set)")
         try:
             game = load_game(game_id, **opts)
         except GameOptionError as exc:
