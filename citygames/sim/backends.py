@@ -38,6 +38,9 @@ class RunSpec:
         seed: game ``i`` uses state seed ``seed + i``.
         save_records: folder for every game's record, or ``None``.
         details: keep score breakdowns and facts (``GameResult.breakdowns``/``facts``).
+        table_meta: a results folder's meta (``results.open_results``): the worker then builds the
+            chunk's Parquet tables itself (``Chunk.tables``) and drops the details from the results,
+            so the parent only writes (its work would otherwise compete with the workers').
     """
 
     game_id: str
@@ -46,17 +49,31 @@ class RunSpec:
     seed: int = 0
     save_records: str | None = None
     details: bool = False
+    table_meta: dict | None = None
 
 
-def run_chunk(spec: RunSpec, indices: Sequence[int]) -> tuple[list[GameResult], float]:
-    """Play the games ``indices`` of ``spec``; return ``(results in index order, seconds taken)``.
+class Chunk(list):
+    """The ``GameResult`` of a chunk's games, in index order; ``tables`` holds their rows as
+    ``{table name: pyarrow.Table}`` when the run asked for them (``RunSpec.table_meta``), else ``None``."""
+
+    tables: dict | None = None
+
+
+def run_chunk(spec: RunSpec, indices: Sequence[int]) -> tuple[Chunk, float]:
+    """Play the games ``indices`` of ``spec``; return ``(results as a Chunk, seconds taken)``.
 
     Raises:
         RuntimeError: a game failed (``runner.run_one``).
     """
     t0 = time.perf_counter()
-    out = [run_one(spec.game_id, spec.options, spec.bots, i, spec.seed, spec.save_records, spec.details)
-           for i in indices]
+    out = Chunk(run_one(spec.game_id, spec.options, spec.bots, i, spec.seed, spec.save_records, spec.details)
+                for i in indices)
+    if spec.table_meta is not None:
+        from dataclasses import replace
+
+        from .results import chunk_tables
+        out.tables = chunk_tables(out, spec.table_meta)
+        out[:] = [replace(r, breakdowns=(), facts=()) for r in out]
     return out, time.perf_counter() - t0
 
 

@@ -127,6 +127,16 @@ def _columns(results: Sequence[GameResult], meta: dict) -> dict[str, dict[str, l
     return {"games": g, "seats": s, "components": c}
 
 
+def chunk_tables(results: Sequence[GameResult], meta: dict) -> dict:
+    """The rows of ``results`` (with their details) as ``{"games"|"seats"|"components": pyarrow.Table}``
+    in the schema of a results folder with this ``meta`` (only ``options``, ``overrides`` and
+    ``categories`` are read)."""
+    import pyarrow as pa
+    cols = _columns(results, meta)
+    schemas = _schemas(meta)
+    return {t: pa.table(cols[t], schema=schemas[t]) for t in TABLES}
+
+
 def _atomic_write_table(table, path: Path) -> None:
     import pyarrow.parquet as pq
     tmp = path.with_name(path.name + ".tmp")
@@ -145,7 +155,7 @@ class ResultsWriter:
     Attributes:
         path: the results folder.
         meta: the run's ``meta.json`` contents.
-        done: indices of the games already written (before this run and by it).
+        done: indices of the games the folder held when it was opened (``resume``).
         flush_games: games buffered before a part is written.
     """
 
@@ -154,35 +164,38 @@ class ResultsWriter:
     done: set = field(default_factory=set)
     flush_games: int = 2000
     _buffer: list = field(default_factory=list)
+    _buffered: int = 0
     _next_part: int = 0
 
     def add(self, results: Iterable[GameResult]) -> None:
-        """Buffer finished games; write a part once ``flush_games`` are buffered.
-
-        Raises:
-            ResultsError: a game already written (a run must never repeat one).
-        """
-        for r in results:
-            if r.index in self.done:
-                raise ResultsError(f"game {r.index} is already in {self.path}")
-            self.done.add(r.index)
-            self._buffer.append(r)
-        if len(self._buffer) >= self.flush_games:
+        """Buffer finished games; write a part once ``flush_games`` are buffered. ``results`` may
+        carry their rows already built (a ``backends.Chunk`` with ``tables``), else the rows are
+        built from the results' details here. (The caller hands each index out once: ``done`` is
+        not grown, so memory stays flat however long the run.)"""
+        tables = getattr(results, "tables", None)
+        results = list(results)
+        if tables is None:
+            tables = chunk_tables(results, self.meta)
+        self._buffer.append(tables)
+        self._buffered += len(results)
+        if self._buffered >= self.flush_games:
             self.flush()
 
     def flush(self) -> None:
-        """Write the buffered games as ``part-NNNNN`` of each table (the ``games`` part last)."""
+        """Write the buffered games as ``part-NNNNN`` of each table (the ``games`` part last), rows
+        sorted by game (and seat; a seat's facts keep the order they happened in)."""
         if not self._buffer:
             return
         import pyarrow as pa
-        self._buffer.sort(key=lambda r: r.index)
-        cols = _columns(self._buffer, self.meta)
-        schemas = _schemas(self.meta)
         name = f"part-{self._next_part:05d}.parquet"
+        keys = {"games": [("game", "ascending")], "seats": [("game", "ascending"), ("seat", "ascending")],
+                "components": [("game", "ascending")]}
         for table in ("components", "seats", "games"):
-            _atomic_write_table(pa.table(cols[table], schema=schemas[table]), self.path / table / name)
+            merged = pa.concat_tables(b[table] for b in self._buffer)
+            _atomic_write_table(merged.sort_by(keys[table]), self.path / table / name)
         self._next_part += 1
         self._buffer.clear()
+        self._buffered = 0
 
     def close(self) -> None:
         """Write what is buffered."""

@@ -136,13 +136,14 @@ def run_study(game_id: str, options: dict, bots: Sequence[str], games: int, back
                 acc.add(r)
             done_before = len(done)
             todo = ranges(i for i in range(games) if i not in done)
-            writer.done = set()   # this run hands out each missing index once; no need to keep them
+            writer.done = set()   # not needed any more: this run hands out each missing index once
     elif fmt == "csv":
         csv_stream = _CsvStream(Path(out), n, outcome=_reports_outcome(game, seed))
     if save_records is not None:
         Path(save_records).mkdir(parents=True, exist_ok=True)
+    table_meta = None if writer is None else {k: writer.meta[k] for k in ("options", "overrides", "categories")}
     spec = RunSpec(game_id, dict(options), tuple(bots), seed,
-                   None if save_records is None else str(save_records), details)
+                   None if save_records is None else str(save_records), details, table_meta)
     played = 0
     interrupted = None
     try:
