@@ -7,20 +7,10 @@ import json
 import re
 
 import pytest
-from click.testing import CliRunner
 
-from citygames.cli import main, parse_game_options
+from citygames.cli import parse_game_options
 from citygames.core import load_game, load_record, replay, save_record
 from citygames.core.conformance import play_random_game
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner(env={"COLUMNS": "120"})
-
-    def invoke(*args, input=None):
-        return runner.invoke(main, [str(a) for a in args], input=input, catch_exceptions=False)
-    return invoke
 
 
 # --- play ---------------------------------------------------------------------------------

@@ -11,10 +11,8 @@ import pickle
 import random
 
 import pytest
-from click.testing import CliRunner
 
 import citygames
-from citygames.cli import main
 from citygames.core import GameOptionError, list_data_keys, parse_overrides, replay
 from citygames.core.data import OVERRIDDEN
 
@@ -241,15 +239,6 @@ def test_parse_overrides():
         parse_overrides(["=3"])
     with pytest.raises(ValueError, match="given twice"):
         parse_overrides(["a:b=1", "a:b=2"])
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner(env={"COLUMNS": "120"})
-
-    def invoke(*args):
-        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
-    return invoke
 
 
 def test_cli_rules_with_set(run):

@@ -9,11 +9,9 @@ import math
 import re
 
 import pytest
-from click.testing import CliRunner
 from duel_helpers import SEATS, discard, phase, position, state
 
 from citygames.bots import GreedyBot
-from citygames.cli import main
 from citygames.core import Rng, load_game
 from citygames.core.conformance import play_random_game
 from citygames.games.seven_wonders_duel.constants import VICTORY_NAMES
@@ -27,15 +25,6 @@ NCARDS = 73
 @pytest.fixture(scope="module")
 def game():
     return load_game("seven_wonders_duel")
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner(env={"COLUMNS": "120"})
-
-    def invoke(*args):
-        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
-    return invoke
 
 
 # --- strength -----------------------------------------------------------------------------

@@ -8,25 +8,14 @@ import math
 import re
 
 import pytest
-from click.testing import CliRunner
 
-from citygames.cli import main
 from citygames.sim import GameResult, wilson_interval
-from citygames.sim.report import (build_comparison, build_report, compare_win_rates, component_stats,
+from citygames.sim.report import (build_report, compare_win_rates, component_stats,
                                   load_run, newcombe_difference, ranked, t_quantile, welch_difference, wilson)
 from citygames.sim.results import open_results
 
 SECTIONS = ["run", "win-rates", "scores", "categories", "length", "components"]
 COMPARE_SECTIONS = ["runs", "win-rates", "scores", "length", "components"]
-
-
-@pytest.fixture
-def run():
-    runner = CliRunner(env={"COLUMNS": "120"})
-
-    def invoke(*args):
-        return runner.invoke(main, [str(a) for a in args], catch_exceptions=False)
-    return invoke
 
 
 def game(index: int, winner: int, scores=(10, 5), facts=(), outcome=None, bots=("greedy", "random")) -> GameResult:
