@@ -442,8 +442,8 @@ def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, part_games
     if address and backend != "ray":
         raise click.BadParameter("--address needs --backend ray", param_hint="--address")
     try:
-        runner = make_backend(backend, workers=min(workers or os.cpu_count() or 1, n_games) if backend == "local" else workers,
-                              address=address)
+        local_workers = min(workers or os.cpu_count() or 1, n_games)
+        runner = make_backend(backend, workers=local_workers if backend == "local" else workers, address=address)
     except ImportError as exc:
         raise click.UsageError(str(exc)) from None
     progress_console = Console(stderr=True)

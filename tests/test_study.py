@@ -232,8 +232,9 @@ def test_simulate_uses_one_worker_per_core_by_default():
 
 
 def test_a_data_override_changes_that_run_only_and_is_recorded(tmp_path):
-    """--set board:setup.starting_coins=40 gives every seat 40 coins at the start; the override is in meta.json, in every row and in the records, and a run without it in
-    the same process plays the default game."""
+    """--set board:setup.starting_coins=40 gives every seat 40 coins at the start; the override is in
+    meta.json, in every row and in the records, and a run without it in the same process plays the
+    default game."""
     key = "board.yaml:setup.starting_coins"
     with_set = tmp_path / "rich.parquet"
     plain = tmp_path / "plain.parquet"

@@ -7,5 +7,5 @@ from .stats import (GroupStats, OutcomeStats, SimStats, StatsAccumulator, comput
                     wilson_interval, write_csv)
 
 __all__ = ["GameResult", "bot_seeds", "play_game", "record_path", "result_of", "run_one",
-           "simulate", "progress_bar", "GroupStats", "OutcomeStats", "SimStats", "StatsAccumulator", "compute_stats", "csv_header", "summary_text",
-           "wilson_interval", "write_csv"]
+           "simulate", "progress_bar", "GroupStats", "OutcomeStats", "SimStats", "StatsAccumulator",
+           "compute_stats", "csv_header", "summary_text", "wilson_interval", "write_csv"]

@@ -159,7 +159,11 @@ def run_one(game_id: str, options: dict, bots: Sequence[str], index: int, seed: 
 
 
 def _init_worker(games: dict, bots: dict) -> None:
-    """Worker initializer: make games and bots registered in the parent known in the worker too."""
+    """Worker initializer: make games and bots registered in the parent known in the worker too, and
+    freeze the objects inherited from the parent (``gc.freeze``): the garbage collector then never
+    walks them again, nor copies their pages by touching them."""
+    import gc
+    gc.freeze()
     for game_id, factory in games.items():
         register_game(game_id, factory)
     BOTS.update(bots)

@@ -3,8 +3,9 @@ much memory its parent process needs as the study grows.
 
 Each measurement is a fresh process (``python -m citygames.sim.study_bench --child ...``) that
 runs one study of random bots with its results streamed to a temporary results folder, and reports
-its wall time once the backend is ready (and the backend's start-up apart), games/s, the share of worker time spent playing (``busy``: the rest is scheduling,
-start-up and idling at the end) and its own peak resident memory (``ru_maxrss`` of that process
+its wall time once the backend is ready (and the backend's start-up apart), games/s, the share of
+worker time spent playing (``busy``: the rest is scheduling, start-up and idling at the end) and
+its own peak resident memory (``ru_maxrss`` of that process
 only; worker processes are not counted). A benchmark, not a test: numbers vary with the machine
 and its load.
 """
