@@ -29,7 +29,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 import yaml
 
@@ -552,3 +552,17 @@ def parse_overrides(items: Iterable[str]) -> dict[str, str]:
             raise ValueError(f"{key} is given twice ({out[key]!r} and {value!r})")
         out[key] = value
     return out
+
+
+def variant_loader(build: Callable[..., Any], keep: int = 32, doc: str = "") -> Callable[[tuple], Any]:
+    """A cached loader of a game's compiled components: ``load(overrides=())`` returns
+    ``build()`` for the data files as they are (built once per process) and
+    ``build(thaw_overrides(overrides))`` for frozen canonical overrides (``Game.data_key``), keeping
+    the ``keep`` most recently used variants. ``doc`` becomes the loader's docstring."""
+    plain = lru_cache(maxsize=1)(lambda: build())
+    overridden = lru_cache(maxsize=keep)(lambda key: build(thaw_overrides(key)))
+
+    def load(overrides: tuple = ()):
+        return overridden(overrides) if overrides else plain()
+    load.__doc__ = doc or variant_loader.__doc__
+    return load

@@ -8,10 +8,9 @@ strings. Sources of each value are in the data files (``status``/``source`` mark
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 
-from citygames.core.data import Assumption, load_data, thaw_overrides
+from citygames.core.data import Assumption, load_data, variant_loader
 
 DATA = Path(__file__).parent / "data"
 
@@ -502,23 +501,12 @@ class Components:
         return tuple(out)
 
 
-def components(overrides: tuple = ()) -> Components:
-    """The compiled components, shared by every game with the same data overrides.
+components = variant_loader(Components, doc="""\
+The compiled components, shared by every game with the same data overrides.
 
-    Args:
-        overrides: the frozen canonical overrides (``game.data_key``,
-            ``citygames.core.data.freeze_overrides``); ``()``: the data files as they are.
+Args:
+    overrides: the frozen canonical overrides (``game.data_key``,
+        ``citygames.core.data.freeze_overrides``); ``()``: the data files as they are.
 
-    The plain data is loaded once per process; up to 32 overridden variants are kept.
-    """
-    return _overridden(overrides) if overrides else _plain()
-
-
-@lru_cache(maxsize=1)
-def _plain() -> Components:
-    return Components()
-
-
-@lru_cache(maxsize=32)
-def _overridden(overrides: tuple) -> Components:
-    return Components(thaw_overrides(overrides))
+The plain data is loaded once per process; up to 32 overridden variants are kept.
+""")
