@@ -85,9 +85,8 @@ class RaceState(FlatState):
 
     @classmethod
     def new(cls, game, seed):
-        s = object.__new__(cls)
-        s.game, s.seed, s.history, s.log, s.origin, s._legal = game, seed, [], [], None, None
-        s.player, s.counter, s.step, s.phase, s.last_mover, s.bonus_due = 0, 0, NO_DECISION, P_PLAY, -1, False
+        s = cls.blank(game, seed)
+        s.counter, s.step, s.phase, s.last_mover, s.bonus_due = 0, NO_DECISION, P_PLAY, -1, False
         s.marks, s.seen, s.nested, s.bonuses, s.scratch = [[], []], [{}, {}], [[[1, 2]], [[3, 4]]], (), [0]
         MACHINE.advance(s)
         return s

@@ -258,6 +258,16 @@ class FlatState(State, metaclass=_FlatStateMeta):
     #: the game's phase machine (``citygames.core.phases.PhaseMachine``)
     RULES = None
 
+    @classmethod
+    def blank(cls, game, seed: int = 0, origin: str | None = None):
+        """A new state whose base fields (``BASE_FIELDS``) are set: ``game``, ``seed``, an empty
+        history and log, seat 0 to move, ``origin`` (the position text, or ``None``) and no cached
+        legal actions. The game's setup or position reader fills its own fields, then lets the phase
+        machine find the first decision."""
+        s = object.__new__(cls)
+        s.game, s.seed, s.history, s.log, s.player, s.origin, s._legal = game, seed, [], [], 0, origin, None
+        return s
+
     def legal_actions(self, player: int | None = None) -> list:
         """Legal actions of ``player`` (default: the player to move); ``[]`` if it is not to move or the game is over.
 

@@ -336,9 +336,8 @@ class _Reader:
         self.game = game
         self.r = _Parser(game, text)
         self.c = c = game.components
-        s = self.s = object.__new__(DuelState)
-        s.game, s.c = game, c
-        s.history, s.log, s.origin, s._legal = [], [], text, None
+        s = self.s = DuelState.blank(game, origin=text)
+        s.c = c
         #: where each card is: card -> (line, "in North's city", ...)
         self.where: dict[int, tuple[_Line | None, str]] = {}
         #: who holds each wonder / where each token is

@@ -37,13 +37,11 @@ def deal_age(c: Components, age: int, rng: Rng) -> tuple[tuple, tuple, tuple]:
 
 
 def set_up(s, game, seed: int) -> None:
-    """Fill the fields of the new state ``s`` for a game set up from ``seed`` (no decision pending yet:
-    the draft's ``run`` reveals the first wonders, or with first-game wonders starts Age I)."""
+    """Fill the game's own fields of the new state ``s`` (``DuelState.blank``) for a game set up from
+    ``seed`` (no decision pending yet: the draft's ``run`` reveals the first wonders, or with
+    first-game wonders starts Age I)."""
     c: Components = game.components
-    s.game, s.c, s.seed = game, c, seed
-    s.history, s.log = [], []
-    s.origin = None
-    s._legal = None
+    s.c = c
     rng = Rng(seed)
     s.first_player = first = rng.randbelow(2)
     order = list(range(len(c.wonders)))

@@ -144,7 +144,7 @@ class DuelState(FlatState):
     @classmethod
     def new(cls, game, seed: int) -> "DuelState":
         """A new game set up from ``seed`` (§6); the first wonder pick (or Age I) is pending."""
-        s = object.__new__(cls)
+        s = cls.blank(game, seed)
         set_up(s, game, seed)
         RULES.advance(s)
         return s

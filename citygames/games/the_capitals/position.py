@@ -195,10 +195,9 @@ class _Reader:
         self._check_game_line()
         seed_line = t.get("seed")
         seed = _int(seed_line[0], seed_line[1], "seed") if seed_line else 0
-        s = object.__new__(CapitalsState)
+        s = CapitalsState.blank(g, seed)
         setup(s, g, seed)
         s.log = []
-        s.origin = None
         # the city lines first: they place tiles; then the tile a decision is about
         for p in range(n):
             self._city(s, p)

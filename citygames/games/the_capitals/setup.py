@@ -22,13 +22,11 @@ from .tracks import NCAT
 
 
 def setup(s, game, seed: int) -> None:
-    """Fill every field of the new state ``s`` for ``game`` from ``seed``; the first decision is then
-    found by the phase machine."""
+    """Fill the game's own fields of the new state ``s`` (``CapitalsState.blank``) for ``game`` from
+    ``seed``; the first decision is then found by the phase machine."""
     c = game.components
     n = game.num_players
-    s.game, s.c, s.n, s.seed = game, c, n, seed
-    s.history, s.log, s.origin = [], [], None
-    s._legal = None
+    s.c, s.n = c, n
     rng = Rng(seed)
     s.tracks = []
     for _ in range(n):

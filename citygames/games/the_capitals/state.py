@@ -137,7 +137,7 @@ class CapitalsState(FlatState):
     def new(cls, game, seed: int) -> "CapitalsState":
         """A new game set up from ``seed`` (``setup.py``), its first decision pending."""
         from .setup import setup
-        s = object.__new__(cls)
+        s = cls.blank(game, seed)
         setup(s, game, seed)
         cls.RULES.advance(s)
         return s
