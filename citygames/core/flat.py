@@ -29,6 +29,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .errors import IllegalActionError
+from .events import Event
 from .game import Game, State
 
 __all__ = ["FieldKind", "Value", "List", "Lists", "Lists2", "IntDicts", "Frozen", "Derived", "Cache", "Log",
@@ -257,6 +258,14 @@ class FlatState(State, metaclass=_FlatStateMeta):
     FIELDS: dict[str, FieldKind] = BASE_FIELDS
     #: the game's phase machine (``citygames.core.phases.PhaseMachine``)
     RULES = None
+    #: what the kinds of the game's log events start with (e.g. ``"capitals."``)
+    EVENT_PREFIX = ""
+
+    def event(self, kind: str, player, visible_to=None, **data) -> None:
+        """Append the event ``EVENT_PREFIX + kind`` to the log (for the game's rule modules): ``player``
+        the seat it concerns (or ``None``), ``visible_to`` the only seat that sees it (``None``:
+        everybody), ``data`` its JSON-ready details (the game's render module words it)."""
+        self.log.append(Event(self.EVENT_PREFIX + kind, player, data, visible_to))
 
     @classmethod
     def blank(cls, game, seed: int = 0, origin: str | None = None):

@@ -25,7 +25,7 @@ def end_of_turn(s) -> None:
     reveal(s)
     if s.cards_taken == 20:
         if s.extra_turn:
-            s._event("extra_turn_lost", s.player)   # P9
+            s.event("extra_turn_lost", s.player)   # P9
         s.extra_turn = False
         if s.age == 3:
             finish_civilian(s)
@@ -35,7 +35,7 @@ def end_of_turn(s) -> None:
     s.step = PLAY
     if s.extra_turn:
         s.extra_turn = False
-        s._event("extra_turn", s.player)
+        s.event("extra_turn", s.player)
     else:
         s.player = 1 - s.player
 
@@ -56,7 +56,7 @@ def next_age(s) -> None:
     chooser = last_chooser(s)
     start_age(s, s.age + 1, chooser)
     if s.pawn == 0 and s.game.options["next_age_chooser"] == "first_print":
-        s._event("starter", chooser, starter=chooser, age=s.age)   # HU first printing: that seat starts
+        s.event("starter", chooser, starter=chooser, age=s.age)   # HU first printing: that seat starts
         return
     s.step = CHOOSE_STARTER
 
@@ -72,7 +72,7 @@ def starter_legal(s) -> list:
 def choose_starter(s, seat: int) -> None:
     s.player = seat
     s.step = PLAY
-    s._event("starter", last_chooser(s), starter=seat, age=s.age)
+    s.event("starter", last_chooser(s), starter=seat, age=s.age)
 
 
 __all__ = ["end_of_turn", "last_chooser", "next_age", "starter_legal", "choose_starter"]

@@ -36,7 +36,7 @@ def run(s) -> None:
     s.unrevealed_wonders = s.unrevealed_wonders[k:]
     s.player = s.first_player ^ c.draft_order[rnd][0]
     s.step = DRAFT
-    s._event("draft_reveal", None, round=rnd + 1, wonders=list(s.draft_pool))
+    s.event("draft_reveal", None, round=rnd + 1, wonders=list(s.draft_pool))
 
 
 def legal(s) -> list:
@@ -52,7 +52,7 @@ def take(s, w: int) -> None:
     s.draft_pool = tuple(x for x in s.draft_pool if x != w)
     wonders = s.wonders
     s.wonders = (wonders[0] + (w,), wonders[1]) if p == 0 else (wonders[0], wonders[1] + (w,))
-    s._event("draft", p, wonder=w)
+    s.event("draft", p, wonder=w)
     if s.draft_pool:
         order = s.c.draft_order[draft_round(s)]
         s.player = s.first_player ^ order[len(order) - len(s.draft_pool)]

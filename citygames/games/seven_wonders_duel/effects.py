@@ -65,7 +65,7 @@ def gain_card(s, p: int, card: int, chained: bool, mausoleum: bool = False) -> N
         gain += cd.guild_coins * max(count_colors(s, q, cd.guild_colors) for q in (0, 1))
     if gain:
         s.coins[p] += gain
-        s._event("coins", p, card=card, coins=gain)
+        s.event("coins", p, card=card, coins=gain)
     if cd.shields:
         sh = cd.shields
         if cd.color == RED and tokens >> STRATEGY & 1 and (not mausoleum or rules["strategy_on_mausoleum"]):
@@ -88,25 +88,25 @@ def build_wonder(s, p: int, w: int, card: int) -> None:
     wc = list(s.wonder_card)
     wc[w] = card
     s.total_wonders_built += 1
-    s._event("wonder", p, wonder=w, card=card, price=trade)
+    s.event("wonder", p, wonder=w, card=card, price=trade)
     pay(s, p, 0, trade)
     if s.total_wonders_built == c.setup["max_wonders_built"]:   # P8: the last unbuilt wonder leaves the game
         for q in (0, 1):
             for v in s.wonders[q]:
                 if wc[v] == -1:
                     wc[v] = -2
-                    s._event("wonder_removed", q, wonder=v)
+                    s.event("wonder_removed", q, wonder=v)
     s.wonder_card = tuple(wc)
     if wd.extra_turn or s.progress_tokens[p] >> THEOLOGY & 1:   # P9: never doubled
         s.extra_turn = True
     if wd.coins:
         s.coins[p] += wd.coins
-        s._event("coins", p, wonder=w, coins=wd.coins)
+        s.event("coins", p, wonder=w, coins=wd.coins)
     if wd.opponent_loses:
         q = 1 - p
         lost = min(wd.opponent_loses, s.coins[q])   # P13
         s.coins[q] -= lost
-        s._event("lose_coins", q, wonder=w, coins=lost)
+        s.event("lose_coins", q, wonder=w, coins=lost)
     if wd.one_of:
         one_of = s.one_of
         s.one_of = (one_of[0] + (wd.one_of,), one_of[1]) if p == 0 else (one_of[0], one_of[1] + (wd.one_of,))
@@ -121,14 +121,14 @@ def build_wonder(s, p: int, w: int, card: int) -> None:
             s.destroy_color = wd.destroys
             s.step = DESTROY
         else:
-            s._event("no_target", p, wonder=w)
+            s.event("no_target", p, wonder=w)
     elif wd.library:
         library_draw(s, p)
     elif wd.mausoleum:
         if s.discard_pile:
             s.step = MAUSOLEUM
         else:
-            s._event("no_target", p, wonder=w)   # P10: an empty discard pile does nothing
+            s.event("no_target", p, wonder=w)   # P10: an empty discard pile does nothing
 
 
 # --- the decision "destroy": Statue of Zeus (brown) / Circus Maximus (grey), P12 ---------------------
@@ -155,7 +155,7 @@ def destroy(s, card: int) -> None:
     s.discard_pile.append(card)
     s.step = NO_DECISION
     s.destroy_color = -1
-    s._event("destroy", p, card=card, owner=q)
+    s.event("destroy", p, card=card, owner=q)
 
 
 def destroy_why(s, a) -> str:
@@ -174,7 +174,7 @@ def mausoleum_legal(s) -> list:
 def mausoleum(s, card: int) -> None:
     p = s.player
     s.step = NO_DECISION
-    s._event("mausoleum", p, card=card)
+    s.event("mausoleum", p, card=card)
     s.discard_pile.remove(card)
     gain_card(s, p, card, chained=chained(s, p, card), mausoleum=True)
 

@@ -38,7 +38,7 @@ def move_pawn(s, p: int, shields: int) -> None:
             s.coins[q] -= lost
             looted.append(lost)
     s.military_tokens = tokens
-    s._event("military", p, shields=shields, pawn=new, before=old, looted=looted)
+    s.event("military", p, shields=shields, pawn=new, before=old, looted=looted)
     if dist >= cap:
         finish(s, p, MILITARY)
 

@@ -123,7 +123,7 @@ def pay(s, p: int, coins: int, trade: int) -> None:
     s.coins[p] -= coins + trade
     if trade and s.progress_tokens[1 - p] >> ECONOMY & 1:
         s.coins[1 - p] += trade
-        s._event("economy", 1 - p, coins=trade)
+        s.event("economy", 1 - p, coins=trade)
 
 
 __all__ = ["unit_price", "trade_cost", "chained", "card_price", "wonder_price", "discard_value", "pay"]

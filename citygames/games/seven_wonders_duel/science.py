@@ -51,7 +51,7 @@ def _gain_token(s, p: int, t: int, source: str) -> None:
     science symbol (HU Törvény, P17)."""
     owned = s.progress_tokens
     s.progress_tokens = (owned[0] | 1 << t, owned[1]) if p == 0 else (owned[0], owned[1] | 1 << t)
-    s._event("progress", p, token=t, source=source)
+    s.event("progress", p, token=t, source=source)
     tk = s.c.tokens[t]
     if tk.coins:
         s.coins[p] += tk.coins
@@ -81,7 +81,7 @@ def take_board_token(s, t: int) -> None:
 
 def decline_token(s, _arg: int) -> None:
     s.step = NO_DECISION
-    s._event("decline_token", s.player)
+    s.event("decline_token", s.player)
 
 
 def token_why(s, a) -> str:
@@ -99,7 +99,7 @@ def library_draw(s, p: int) -> None:
     s.progress_box = box[3:]
     if s.library_draw:
         s.step = LIBRARY
-        s._event("library_draw", p, visible_to=p, tokens=sorted(s.library_draw))
+        s.event("library_draw", p, visible_to=p, tokens=sorted(s.library_draw))
 
 
 def library_legal(s) -> list:

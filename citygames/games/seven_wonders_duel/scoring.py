@@ -112,7 +112,7 @@ def finish(s, winner: int, how: int) -> None:
     s.victory = how
     s.step = NO_DECISION
     s.extra_turn = False
-    s._event("game_end", winner, victory=VICTORY_NAMES[how], scores=scores(s))
+    s.event("game_end", winner, victory=VICTORY_NAMES[how], scores=scores(s))
 
 
 def finish_civilian(s) -> None:

@@ -88,7 +88,7 @@ def set_up(s, game, seed: int) -> None:
         fw = c.first_game_wonders
         s.wonders = (fw[0], fw[1]) if first == 0 else (fw[1], fw[0])
         s.unrevealed_wonders = tuple(w for w in order if w not in fw[0] + fw[1])
-        s._event("fixed_wonders", None, first=first, wonders=[list(w) for w in s.wonders])
+        s.event("fixed_wonders", None, first=first, wonders=[list(w) for w in s.wonders])
     else:
         s.wonders = ((), ())
         s.unrevealed_wonders = tuple(order)

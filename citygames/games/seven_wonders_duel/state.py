@@ -31,7 +31,6 @@ and 1 (South).
 
 from __future__ import annotations
 
-from citygames.core.events import Event
 from citygames.core.flat import Derived, FlatState, Frozen, List, Lists, Value
 from citygames.core.game import TERMINAL
 from citygames.core.phases import Phase, PhaseMachine, Step
@@ -135,6 +134,7 @@ class DuelState(FlatState):
                                "(Statue of Zeus: brown, Circus Maximus: grey); -1 otherwise"),
     }
     RULES = RULES
+    EVENT_PREFIX = "duel."
 
     @property
     def phase(self) -> int:
@@ -180,10 +180,6 @@ class DuelState(FlatState):
     ranking = scoring.ranking
     returns = scoring.returns
     outcome = scoring.outcome
-
-    def _event(self, kind: str, player, visible_to=None, **data) -> None:
-        """Log event ``duel.<kind>`` (its sentence is in ``render.py``); ``visible_to``: the only seat that sees it."""
-        self.log.append(Event("duel." + kind, player, data, visible_to))
 
 
 __all__ = ["DuelState", "RULES"]

@@ -28,7 +28,7 @@ def start_age(s, age: int, starter: int) -> None:
     s.player = starter
     s.extra_turn = False
     cards = s.c.cards
-    s._event("age", None, age=age, cards=[x if u else -1 for x, u in zip(s.structure, s.face_up)],
+    s.event("age", None, age=age, cards=[x if u else -1 for x, u in zip(s.structure, s.face_up)],
              guild_backs=[i for i, x in enumerate(s.structure) if cards[x].guild])
 
 
@@ -77,7 +77,7 @@ def reveal(s) -> None:
                     break
             else:
                 up[i] = True
-                s._event("reveal", None, slot=i, card=structure[i])
+                s.event("reveal", None, slot=i, card=structure[i])
 
 
 __all__ = ["start_age", "accessible_slots", "accessible_cards", "take", "reveal"]

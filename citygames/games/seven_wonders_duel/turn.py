@@ -58,12 +58,12 @@ def construct(s, card: int) -> None:
     cd = s.c.cards[card]
     cf = cd.chain_from
     if cf >= 0 and s.chains[p] >> cf & 1:
-        s._event("construct", p, card=card, price=0, trade=0, chain=True)
+        s.event("construct", p, card=card, price=0, trade=0, chain=True)
         gain_card(s, p, card, chained=True)
         return
     reduce = 2 if cd.color == BLUE and s.progress_tokens[p] >> MASONRY & 1 else 0
     trade = trade_cost(s, p, cd.cost, reduce)
-    s._event("construct", p, card=card, price=cd.coins + trade, trade=trade, chain=False)
+    s.event("construct", p, card=card, price=cd.coins + trade, trade=trade, chain=False)
     pay(s, p, cd.coins, trade)
     gain_card(s, p, card, chained=False)
 
@@ -76,7 +76,7 @@ def discard(s, card: int) -> None:
     v = discard_value(s, p)
     s.coins[p] += v
     s.discard_pile.append(card)
-    s._event("discard", p, card=card, coins=v)
+    s.event("discard", p, card=card, coins=v)
 
 
 def wonder(s, arg: int) -> None:

@@ -17,7 +17,6 @@ few ints (``phase``, ``step``, ``player`` and what the decision is about).
 
 from __future__ import annotations
 
-from citygames.core.events import Event
 from citygames.core.flat import Derived, FlatState, IntDicts, List, Lists, Lists2, Value
 from citygames.core.game import TERMINAL
 from citygames.core.phases import Phase, PhaseMachine, Step
@@ -132,6 +131,7 @@ class CapitalsState(FlatState):
     }
 
     RULES = PhaseMachine(_steps(), _phases(), interrupt=power_plants.settle_owed, end_phase=P_END)
+    EVENT_PREFIX = "capitals."
 
     @classmethod
     def new(cls, game, seed: int) -> "CapitalsState":
@@ -213,7 +213,3 @@ class CapitalsState(FlatState):
     tourist_index = tourism.tourist_index
     next_plant = power_plants.next_plant
     final_payment = end.final_payment
-
-    def event(self, kind: str, player, visible_to=None, **data) -> None:
-        """Append a ``capitals.<kind>`` event to the log (rule modules only)."""
-        self.log.append(Event("capitals." + kind, player, data, visible_to))
