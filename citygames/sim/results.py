@@ -155,13 +155,11 @@ class ResultsWriter:
     Attributes:
         path: the results folder.
         meta: the run's ``meta.json`` contents.
-        done: indices of the games the folder held when it was opened (``resume``).
         flush_games: games buffered before a part is written.
     """
 
     path: Path
     meta: dict
-    done: set = field(default_factory=set)
     flush_games: int = 2000
     _buffer: list = field(default_factory=list)
     _buffered: int = 0
@@ -170,8 +168,8 @@ class ResultsWriter:
     def add(self, results: Iterable[GameResult]) -> None:
         """Buffer finished games; write a part once ``flush_games`` are buffered. ``results`` may
         carry their rows already built (a ``backends.Chunk`` with ``tables``), else the rows are
-        built from the results' details here. (The caller hands each index out once: ``done`` is
-        not grown, so memory stays flat however long the run.)"""
+        built from the results' details here. (The caller hands each index out once; nothing
+        is kept per game, so memory stays flat however long the run.)"""
         tables = getattr(results, "tables", None)
         results = list(results)
         if tables is None:
@@ -280,8 +278,7 @@ def open_results(path: str | Path, meta: dict, resume: bool = False, flush_games
     os.replace(tmp, path / "meta.json")
     existing = _parts(path, "games")
     nxt = max((int(_PART.match(p.name).group(1)) for p in existing), default=-1) + 1
-    return ResultsWriter(path=path, meta=meta, done=done_indices(path) if resume else set(),
-                         flush_games=flush_games, _next_part=nxt)
+    return ResultsWriter(path=path, meta=meta, flush_games=flush_games, _next_part=nxt)
 
 
 def iter_results(path: str | Path) -> Iterator[GameResult]:

@@ -131,12 +131,11 @@ def run_study(game_id: str, options: dict, bots: Sequence[str], games: int, back
                 "citygames_version": __version__, "backend": backend.name}
         writer = res.open_results(out, meta, resume=resume, flush_games=flush_games)
         if resume:
-            done = writer.done
+            done = res.done_indices(out)
             for r in res.iter_results(out):
                 acc.add(r)
             done_before = len(done)
             todo = ranges(i for i in range(games) if i not in done)
-            writer.done = set()   # not needed any more: this run hands out each missing index once
     elif fmt == "csv":
         csv_stream = _CsvStream(Path(out), n, outcome=_reports_outcome(game, seed))
     if save_records is not None:
