@@ -32,6 +32,8 @@ where ``taken``, ``bonuses``, ``tokens`` and ``penalties`` are comma-separated p
 
 from __future__ import annotations
 
+import numpy as np
+
 from citygames.core import (
     TERMINAL,
     Action,
@@ -44,8 +46,10 @@ from citygames.core import (
     PositionError,
     Rng,
     State,
+    TensorLayout,
     register_renderer,
 )
+from citygames.core.tensor import seat_order
 
 GRAB_SIZE = 4
 GRAB_PENALTY = 2
@@ -192,6 +196,25 @@ class ToyGame(Game):
                          f"tokens {obs['tokens'][i]}, penalties {obs['penalties'][i]}{marker}")
         return "\n".join(lines)
 
+    def max_game_length(self) -> int:
+        """Every action takes at least one counter from a pile of at most 20 (40 with ``big_pile``)."""
+        return 40 if self.options["big_pile"] else 20
+
+    def observation_tensor_layout(self) -> TensorLayout:
+        """pile, then per seat from the observer on: counters taken, tokens, penalties, bonus
+        (known flag and value), then the observer's seat and the seat to move, one-hot."""
+        n = self.num_players
+        return TensorLayout([
+            ("pile", 1, 0, 40, "counters", "counters left in the pile"),
+            ("taken", n, 0, 40, "counters", "counters taken, per seat from the observer on"),
+            ("tokens", n, 0, 8, "VP", "bonus tokens, per seat from the observer on"),
+            ("penalties", n, 0, 20, "VP", "grab penalties, per seat from the observer on"),
+            ("bonus_known", n, 0, 1, "flag", "1 where the seat's secret bonus is shown"),
+            ("bonus", n, 0, BONUS_MAX, "VP", "the secret bonus where shown, else 0"),
+            ("seat", n, 0, 1, "one-hot", "the observer's seat (all 0 for a spectator)"),
+            ("to_move", n, 0, 1, "one-hot", "the seat to move, from the observer on (all 0 at the end)"),
+        ])
+
     def describe_rules(self, assumptions: bool = False) -> str:
         """The rules as plain text; with ``assumptions`` also the values no source confirms."""
         text = __doc__.split("Rules (\"Counters\"):", 1)[1].split("Action space:", 1)[0].strip()
@@ -328,6 +351,20 @@ class ToyState(State):
             "bonus": [b if done or i == seat else None for i, b in enumerate(self.bonus)],
             "log": [e.to_dict() for e in self.log_for(seat)],
         }
+
+    def observation_tensor(self, seat: int | None):
+        """``observation(seat)`` as the flat vector ``game.observation_tensor_layout()`` describes."""
+        obs = self.observation(seat)
+        n = self.game.num_players
+        order = seat_order(seat, n)
+        values = [obs["pile"]]
+        for key in ("taken", "tokens", "penalties"):
+            values += [obs[key][q] for q in order]
+        values += [obs["bonus"][q] is not None for q in order]
+        values += [obs["bonus"][q] or 0 for q in order]
+        values += [q == seat for q in range(n)]
+        values += [q == obs["current"] for q in order]
+        return np.array(values, dtype=np.float32)
 
     def position(self) -> str:
         """This state in the toy game's position notation (see the module docstring)."""

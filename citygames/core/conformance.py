@@ -13,6 +13,10 @@ ones) and at the end it checks the rest of the contract of ``DESIGN.md`` ("The g
 - the record replays to the same state; the same seed and actions give the same game;
 - no hidden information leaks and ``resample`` really redraws it (below);
 - positions, when the game has a notation, describe the state completely (below);
+- ``legal_action_mask()`` marks exactly the legal actions (every step); every seat's and the
+  spectator's ``observation_tensor`` is a float32 vector of the layout's length within each slice's
+  bounds, the game is no longer than ``max_game_length()``, and a seat's tensor is unchanged by
+  the resamples drawn for that seat (deep steps, with the hidden-information checks below);
 - at the end ``returns()`` sums to ``info.utility_sum``, ``ranking()`` is a permutation and each
   ``score_breakdown`` sums to the score.
 
@@ -122,6 +126,9 @@ CHECK_POSITION = "position"
 CHECK_END = "end of game"
 CHECK_RECORD = "record replay"
 CHECK_LENGTH = "game length"
+CHECK_MASK = "legal action mask"
+CHECK_TENSOR = "observation tensor"
+CHECK_TENSOR_LEAK = "observation tensor leak"
 
 #: Extra resamples drawn for a seat before ``CHECK_PARTIAL`` fails (see the module docstring).
 REDRAW_BUDGET = 40
@@ -247,7 +254,52 @@ def _check_legal(state: State, ctx: str) -> list:
             _fail(ctx, CHECK_LEGAL, f"action {a!r} has no text")
     if player >= 0 and state.legal_actions(player) != legal:
         _fail(ctx, CHECK_LEGAL, "legal_actions(current_player) differs from legal_actions()")
+    mask = state.legal_action_mask()
+    if mask.shape != (game.num_distinct_actions,) or mask.nonzero()[0].tolist() != sorted(ids):
+        _fail(ctx, CHECK_MASK, f"legal_action_mask() (shape {mask.shape}, ones at "
+                               f"{_short(mask.nonzero()[0].tolist())}) is not the legal actions {_short(sorted(ids))}")
     return legal
+
+
+def _tensors(state: State, ctx: str) -> dict | None:
+    """Every seat's and the spectator's observation tensor, checked against the layout
+    (``CHECK_TENSOR``: float32, the layout's length, finite, within each slice's bounds) and the
+    game's ``max_game_length`` against the moves made; ``None`` for a game without tensors."""
+    game = state.game
+    try:
+        layout = game.observation_tensor_layout()
+    except NotImplementedError:
+        return None
+    import numpy as np
+    if len(state.history) > game.max_game_length():
+        _fail(ctx, CHECK_LENGTH, f"{len(state.history)} actions made, more than max_game_length() = "
+                                 f"{game.max_game_length()}")
+    low, high = layout.low(), layout.high()
+    out = {}
+    for seat in list(range(game.num_players)) + [None]:
+        t = state.observation_tensor(seat)
+        if not isinstance(t, np.ndarray) or t.dtype != np.float32 or t.shape != (layout.size,):
+            _fail(ctx, CHECK_TENSOR, f"observation_tensor({seat}) must be a float32 array of shape ({layout.size},), "
+                                     f"got {type(t).__name__} {getattr(t, 'dtype', '')} {getattr(t, 'shape', '')}", seat)
+        bad = np.flatnonzero(~np.isfinite(t) | (t < low) | (t > high))
+        if bad.size:
+            i = int(bad[0])
+            sl = next(x for x in layout if x.offset <= i < x.stop)
+            _fail(ctx, CHECK_TENSOR, f"observation_tensor({seat})[{i}] = {t[i]} is outside slice {sl.name!r} "
+                                     f"(index {i - sl.offset}, range {sl.low}..{sl.high})", seat)
+        out[seat] = t
+    return out
+
+
+def _check_tensor_same(ctx: str, layout, seat, mine, theirs) -> None:
+    """``CHECK_TENSOR_LEAK``: a resample for ``seat`` gave ``seat`` another tensor."""
+    if (mine != theirs).any():
+        import numpy as np
+        i = int(np.flatnonzero(mine != theirs)[0])
+        sl = next(x for x in layout if x.offset <= i < x.stop)
+        _fail(ctx, CHECK_TENSOR_LEAK, f"observation_tensor({seat}) changed when what seat {seat} cannot see was "
+                                      f"resampled: slice {sl.name!r} index {i - sl.offset}: {mine[i]} -> {theirs[i]}",
+              seat)
 
 
 def _check_illegal(state: State, legal: list, rng: Rng, ctx: str) -> None:
@@ -567,7 +619,7 @@ def _check_hidden(state: State, line: _Line, rng: Rng, ctx: str, run: _Run, resa
     Raises:
         ConformanceError: ``CHECK_OBSERVATION_JSON``, ``CHECK_OBSERVATION``, ``CHECK_SPECTATOR``,
             ``CHECK_LOG``, ``CHECK_LEGAL_LEAK``, ``CHECK_TEXT``, ``CHECK_ACTION_JSON``,
-            ``CHECK_ORIGINAL`` or ``CHECK_PARTIAL``.
+            ``CHECK_ORIGINAL``, ``CHECK_PARTIAL``, ``CHECK_TENSOR`` or ``CHECK_TENSOR_LEAK``.
     """
     n = state.game.num_players
     run.checks += 1
@@ -578,12 +630,18 @@ def _check_hidden(state: State, line: _Line, rng: Rng, ctx: str, run: _Run, resa
             _fail(ctx, CHECK_OBSERVATION_JSON, f"observation({seat}) is not JSON-ready: {exc}", seat)
     base = hidden_dict(state)
     log = state.log[:]
+    tensors = _tensors(state, ctx)
     samples: dict[int, list] = {}
     for seat in range(n):
         samples[seat] = []
         for k in range(resamples):
             sample = state.resample(seat, rng.spawn())
-            _compare_same_step(ctx, state, line, seat, sample, spectator=(k == 0 and seat == run.checks % n))
+            spectator = k == 0 and seat == run.checks % n
+            _compare_same_step(ctx, state, line, seat, sample, spectator=spectator)
+            if tensors is not None:
+                layout = state.game.observation_tensor_layout()
+                for who in (seat, None) if spectator else (seat,):
+                    _check_tensor_same(ctx, layout, who, tensors[who], sample.observation_tensor(who))
             d = hidden_dict(sample)
             samples[seat].append((sample, _diff_paths(base, d, depth=PART_DEPTH), d))
     after = hidden_dict(state)

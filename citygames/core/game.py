@@ -173,6 +173,43 @@ class Game:
         """Size of the integer action space: every id is in ``[0, num_distinct_actions)``."""
         return len(self.action_space)
 
+    def max_game_length(self) -> int:
+        """An upper bound on the number of actions in one game with these options (OpenSpiel's
+        ``max_game_length``): no game of these rules can be longer. Each game derives it in its
+        ``"max_game_length"`` part and documents how.
+
+        Raises:
+            NotImplementedError: the game gives no bound.
+        """
+        fn = self.part("max_game_length")
+        if fn is None:
+            raise NotImplementedError(f"{self.info.id} gives no max_game_length")
+        return int(fn(self))
+
+    def observation_tensor_layout(self):
+        """The named layout of ``state.observation_tensor(seat)`` for these options: a
+        ``citygames.core.tensor.TensorLayout`` (slices with name, shape, bounds, unit and meaning),
+        built once per game object by the game's ``"tensor_layout"`` part.
+
+        Raises:
+            NotImplementedError: the game has no observation tensor.
+        """
+        layout = self.__dict__.get("_tensor_layout")
+        if layout is None:
+            fn = self.part("tensor_layout")
+            if fn is None:
+                raise NotImplementedError(f"{self.info.id} has no observation tensor")
+            layout = self.__dict__["_tensor_layout"] = fn(self)
+        return layout
+
+    def observation_tensor_shape(self) -> list[int]:
+        """``[size]``: the tensor is flat; its structure is in ``observation_tensor_layout()``."""
+        return [self.observation_tensor_layout().size]
+
+    def observation_tensor_size(self) -> int:
+        """Length of ``state.observation_tensor(seat)``."""
+        return self.observation_tensor_layout().size
+
     def encode(self, action: Action) -> int:
         """Stable integer id of ``action``."""
         return action.id
@@ -186,7 +223,10 @@ class Game:
     #: ``new(game, seed)`` and ``from_dict(game, data)``. The optional parts replace the defaults of
     #: the methods of the same name: ``"evaluate"``, ``"render_text"``, ``"action_json"``,
     #: ``"components_json"``, ``"describe_rules"``, ``"facts"``; ``"state_from_position"`` (``parse(game, text)``)
-    #: and ``"position"`` (``write(state) -> str``) give the game's position notation.
+    #: and ``"position"`` (``write(state) -> str``) give the game's position notation;
+    #: ``"tensor_layout"`` (``layout(game) -> TensorLayout``), ``"observation_tensor"``
+    #: (``tensor(state, seat) -> float32 array``) and ``"max_game_length"`` (``bound(game) -> int``)
+    #: give the fixed-size views for learning.
     PARTS: dict[str, str] = {}
 
     def part(self, name: str):
@@ -404,6 +444,31 @@ class State:
     def observation(self, seat: int | None) -> dict:
         """JSON-ready view of exactly what ``seat`` may see (``None``: a spectator)."""
         raise NotImplementedError
+
+    def observation_tensor(self, seat: int | None):
+        """What ``seat`` may see (``None``: a spectator) as a flat ``float32`` NumPy vector of
+        length ``game.observation_tensor_size()``, laid out as ``game.observation_tensor_layout()``
+        names it. It holds nothing ``observation(seat)`` does not show, so it never changes when
+        another seat's hidden parts are resampled (the conformance kit checks this).
+
+        Raises:
+            NotImplementedError: the game has no observation tensor.
+        """
+        fn = self.game.part("observation_tensor")
+        if fn is None:
+            raise NotImplementedError(f"{self.game.info.id} has no observation tensor")
+        return fn(self, seat)
+
+    def legal_action_mask(self, seat: int | None = None):
+        """``int8`` NumPy vector of length ``game.num_distinct_actions``: 1 at the id of every
+        legal action of ``seat`` (default: the seat to move), 0 elsewhere; all zeros for a seat
+        that is not to move and at the end."""
+        import numpy as np
+        mask = np.zeros(len(self.game.action_space), dtype=np.int8)
+        legal = self.legal_actions(seat)
+        if legal:
+            mask[[a.id for a in legal]] = 1
+        return mask
 
     def resample(self, seat: int, rng) -> "State":
         """A copy whose hidden parts are redrawn consistently with ``seat``'s observation."""
