@@ -1,0 +1,12 @@
+"""Thin bridges from the game contract to the libraries researchers train with.
+
+- ``citygames.adapters.pettingzoo``: PettingZoo AEC environments (``the_capitals_v0``,
+  ``seven_wonders_duel_v0``, ...).
+- ``citygames.adapters.gym``: a single-agent Gymnasium view (one seat learns, bots play the others).
+- ``citygames.adapters.openspiel``: every game registered with ``pyspiel`` as a Python game
+  (``python_citygames_<game id>``).
+
+They use only the public contract (``observation_tensor``, ``legal_action_mask``,
+``max_game_length``, ``resample``, ...) and never reach inside a game. Install them with
+``pip install 'citygames[adapters]'``.
+"""
