@@ -1,0 +1,219 @@
+"""PettingZoo environments for every citygames game (the AEC API, turn by turn).
+
+Load a game as PettingZoo's classic environments are loaded::
+
+    from citygames.adapters.pettingzoo import the_capitals_v0
+    env = the_capitals_v0.env(num_players=4, prosperity=True, render_mode="ansi")
+    env.reset(seed=42)
+    for agent in env.agent_iter():
+        observation, reward, termination, truncation, info = env.last()
+        action = None if termination or truncation else \\
+            env.action_space(agent).sample(observation["action_mask"])
+        env.step(action)
+
+or any registered game by id: ``make_env("seven_wonders_duel")``. The keyword arguments are the
+game's options (``citygames rules GAME`` lists them; ``data_overrides`` too) plus ``render_mode``.
+
+Conventions (those of PettingZoo's classic environments):
+
+- agents ``"player_0"`` ... ``"player_{n-1}"`` are the game's seats 0..n-1;
+- an observation is ``{"observation": float32 vector, "action_mask": int8 vector}``: the seat's
+  ``state.observation_tensor(seat)`` (layout: ``env.unwrapped.layout``, documented in the game
+  package's ``TENSOR.md``; no hidden information) and ``state.legal_action_mask(seat)`` over the
+  game's stable action space (``Discrete(game.num_distinct_actions)``, all zeros for a seat not to
+  move);
+- rewards are 0 until the end, then ``state.returns()`` (1 for the winner, 0 for the others; a
+  shared 7 Wonders Duel victory gives 0.5 each); every agent is terminated together at the end;
+- ``env()`` wraps ``raw_env`` as PettingZoo's ``classic`` environments do: an illegal action ends
+  the game with reward -1 for its author (``TerminateIllegalWrapper``), an action outside the space
+  is an error, and the order of calls is enforced;
+- ``reset(seed=s)`` deals game ``s`` (the same deal as ``citygames play ... --seed s``); a
+  ``reset()`` without a seed deals the next game of the generator the last seed started (or of a
+  fresh random one);
+- ``render_mode="ansi"``: ``render()`` returns the terminal board as the spectator sees it (ANSI
+  colours).
+
+Simultaneous steps (Between Two Cities, when it lands) will add a Parallel environment; none of
+today's games has them.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from citygames.adapters import render_ansi
+from citygames.core import load_game
+
+__all__ = ["CitygamesAECEnv", "make_env", "make_raw_env", "agent_name", "the_capitals_v0", "seven_wonders_duel_v0"]
+
+#: Environment version per game id: the ``_vN`` suffix of its name; raise it when an engine or
+#: tensor change makes old results incomparable.
+VERSIONS = {"the_capitals": 0, "seven_wonders_duel": 0}
+
+
+def agent_name(seat: int) -> str:
+    """PettingZoo's name of a seat: ``"player_<seat>"``."""
+    return f"player_{seat}"
+
+
+def env_name(game_id: str) -> str:
+    """The versioned environment name of a game: ``"<game id>_v<N>"``."""
+    return f"{game_id}_v{VERSIONS.get(game_id, 0)}"
+
+
+class CitygamesAECEnv(AECEnv):
+    """A citygames game as a PettingZoo AEC environment (see the module docstring).
+
+    Args:
+        game_id: a registered game id.
+        render_mode: ``None`` or ``"ansi"``.
+        **options: the game's options (``load_game(game_id, **options)``).
+
+    Attributes:
+        game: the citygames ``Game``; ``state``: the current state (``None`` before ``reset``);
+        layout: the observation tensor's ``TensorLayout``.
+
+    Raises:
+        GameOptionError: unknown options or bad values; ValueError: an unknown render mode.
+    """
+
+    metadata = {"render_modes": ["ansi"], "name": "citygames", "is_parallelizable": False, "render_fps": 1}
+
+    def __init__(self, game_id: str, render_mode: str | None = None, **options):
+        super().__init__()
+        if render_mode not in (None, "ansi"):
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        self.game = load_game(game_id, **options)
+        self.metadata = dict(self.metadata, name=env_name(game_id))
+        self.render_mode = render_mode
+        self.layout = self.game.observation_tensor_layout()
+        n = self.game.num_players
+        self.possible_agents = [agent_name(p) for p in range(n)]
+        self.agents = self.possible_agents[:]
+        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
+        box = spaces.Box(low=self.layout.low(), high=self.layout.high(), dtype=np.float32)
+        mask = spaces.Box(low=0, high=1, shape=(self.game.num_distinct_actions,), dtype=np.int8)
+        self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask})
+                                   for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(self.game.num_distinct_actions) for a in self.possible_agents}
+        self.state = None
+        self._seeds: random.Random | None = None
+
+    def observation_space(self, agent: str) -> spaces.Dict:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Discrete:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        """Deal a new game: game ``seed`` if given, else the next seed of the current generator."""
+        if seed is not None:
+            self._seeds = random.Random(seed)
+            game_seed = int(seed)
+        else:
+            if self._seeds is None:
+                self._seeds = random.Random()
+            game_seed = self._seeds.getrandbits(31)
+        self.state = self.game.new_initial_state(seed=game_seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._select()
+
+    def _select(self) -> None:
+        """Point ``agent_selection`` at the seat to move; at the end, terminate everybody with
+        the game's returns as rewards."""
+        state = self.state
+        if state.is_terminal():
+            returns = state.returns()
+            for a in self.agents:
+                self.rewards[a] = float(returns[self._seat[a]])
+                self.terminations[a] = True
+            # every agent now takes its final (None) step, the one that moved last first
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[state.current_player()]
+
+    def observe(self, agent: str) -> dict:
+        """``{"observation": observation_tensor(seat), "action_mask": legal_action_mask(seat)}``."""
+        seat = self._seat[agent]
+        return {"observation": self.state.observation_tensor(seat),
+                "action_mask": self.state.legal_action_mask(seat)}
+
+    def step(self, action: int | None) -> None:
+        """Apply the selected agent's action (an id of the action space); ``None`` for an agent
+        already terminated.
+
+        Raises:
+            IllegalActionError: the action is not legal now (``env()`` catches this earlier and
+                ends the game with reward -1 for its author); the state is unchanged.
+        """
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        self.state.apply_action(int(action))
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._select()
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        """The terminal board as a spectator sees it (``render_mode="ansi"``: a string with ANSI
+        colours); ``None`` and a warning without a render mode."""
+        if self.render_mode is None:
+            import gymnasium
+            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+            return None
+        return render_ansi(self.game, self.state, None)
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def make_raw_env(game_id: str, render_mode: str | None = None, **options: Any) -> CitygamesAECEnv:
+    """The unwrapped environment of ``game_id`` (``CitygamesAECEnv``)."""
+    return CitygamesAECEnv(game_id, render_mode=render_mode, **options)
+
+
+def make_env(game_id: str, render_mode: str | None = None, **options: Any):
+    """The environment of ``game_id`` wrapped as PettingZoo's classic environments are
+    (illegal action: the game ends, -1 for its author; out-of-space actions refused; call order
+    enforced)."""
+    env = make_raw_env(game_id, render_mode=render_mode, **options)
+    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
+    env = wrappers.AssertOutOfBoundsWrapper(env)
+    return wrappers.OrderEnforcingWrapper(env)
+
+
+class _EnvModule:
+    """What ``pettingzoo.classic.chess_v6`` offers, for one game: ``env(**options)``,
+    ``raw_env(**options)`` and ``name``."""
+
+    def __init__(self, game_id: str):
+        self.game_id = game_id
+        self.name = env_name(game_id)
+
+    def env(self, render_mode: str | None = None, **options):
+        """The wrapped environment (see ``make_env``)."""
+        return make_env(self.game_id, render_mode=render_mode, **options)
+
+    def raw_env(self, render_mode: str | None = None, **options):
+        """The unwrapped environment (see ``make_raw_env``)."""
+        return make_raw_env(self.game_id, render_mode=render_mode, **options)
+
+    def __repr__(self) -> str:
+        return f"<citygames PettingZoo environment {self.name}>"
+
+
+the_capitals_v0 = _EnvModule("the_capitals")
+seven_wonders_duel_v0 = _EnvModule("seven_wonders_duel")

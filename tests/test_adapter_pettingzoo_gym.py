@@ -1,0 +1,223 @@
+"""The PettingZoo AEC environments and the Gymnasium single-agent view (issue: research adapters).
+
+PettingZoo's own ``api_test`` and ``seed_test`` and Gymnasium's ``check_env`` run on every game at its
+smallest and largest player count and every option set; the toy game shows the conventions
+(rewards, illegal actions, seeding, opponents) where its short games make them easy to see.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+pettingzoo = pytest.importorskip("pettingzoo")
+gymnasium = pytest.importorskip("gymnasium")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from adapter_helpers import all_option_sets, option_id  # noqa: E402
+from citygames.adapters.gym import CitygamesEnv  # noqa: E402
+from citygames.adapters.pettingzoo import make_env, make_raw_env, seven_wonders_duel_v0, the_capitals_v0  # noqa: E402
+from citygames.core import IllegalActionError, load_game  # noqa: E402
+
+CONFIGS = all_option_sets()
+
+
+@pytest.fixture(autouse=True)
+def _quiet():
+    with warnings.catch_warnings():
+        # PettingZoo warns that a Dict observation "probably should be" a Box: the classic
+        # environments (chess, connect four) use the same Dict {observation, action_mask}
+        warnings.simplefilter("ignore", UserWarning)
+        yield
+
+
+@pytest.mark.parametrize("game_id,options", CONFIGS, ids=option_id)
+def test_pettingzoo_api_and_seed_tests(game_id, options):
+    env = make_env(game_id, render_mode="ansi", **options)
+    api_test(env, num_cycles=60)
+    seed_test(lambda: make_env(game_id, **options), num_cycles=60)
+
+
+@pytest.mark.parametrize("game_id,options", CONFIGS, ids=option_id)
+def test_gymnasium_check_env(game_id, options):
+    n = options["num_players"]
+    env = CitygamesEnv(game_id, seat=n - 1, opponents="random", render_mode="ansi", **options)
+    check_env(env, skip_render_check=False)
+
+
+def test_versioned_modules_build_the_named_games():
+    env = the_capitals_v0.env(num_players=3, prosperity=True)
+    assert env.metadata["name"] == "the_capitals_v0"
+    assert env.unwrapped.game.options["prosperity"] is True
+    assert env.possible_agents == ["player_0", "player_1", "player_2"]
+    duel = seven_wonders_duel_v0.raw_env()
+    assert duel.metadata["name"] == "seven_wonders_duel_v0"
+    assert duel.action_space("player_0").n == load_game("seven_wonders_duel").num_distinct_actions
+
+
+def _play_aec(env, seed, pick):
+    """Play one whole game through the AEC API; return (agents' final rewards, actions taken)."""
+    env.reset(seed=seed)
+    final, actions = {}, []
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            final[agent] = reward
+            env.step(None)
+            continue
+        a = pick(obs)
+        actions.append(a)
+        env.step(a)
+    return final, actions
+
+
+def test_aec_rewards_are_the_returns_and_the_game_replays():
+    env = make_raw_env("toy", num_players=3)
+    rng = np.random.default_rng(5)
+    final, actions = _play_aec(env, 11, lambda obs: int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    state = load_game("toy", num_players=3).new_initial_state(seed=11)
+    state.apply_actions(actions)
+    assert state.is_terminal()
+    assert final == {f"player_{p}": r for p, r in enumerate(state.returns())}
+    assert sorted(final.values()) == [0.0, 0.0, 1.0]
+
+
+def test_aec_observation_is_the_seats_tensor_and_mask():
+    env = make_raw_env("toy", num_players=2)
+    env.reset(seed=4)
+    state = load_game("toy").new_initial_state(seed=4)
+    mover = env.agent_selection
+    assert mover == "player_0"
+    obs = env.observe("player_1")
+    assert np.array_equal(obs["observation"], state.observation_tensor(1))
+    assert not obs["action_mask"].any()           # seat 1 is not to move
+    assert np.array_equal(env.observe(mover)["action_mask"], state.legal_action_mask(0))
+    assert env.observation_space(mover).contains(env.observe(mover))
+
+
+TAKE_3 = 2     # toy action ids: take 1, 2, 3 counters = 0, 1, 2; grab 4 = 3 (legal while 4 are left)
+
+
+def _until_grab_is_illegal(env) -> str:
+    """Take 3 counters until grabbing 4 is illegal; return the agent to move."""
+    while env.observe(env.agent_selection)["action_mask"][3]:
+        env.step(TAKE_3)
+    return env.agent_selection
+
+
+def test_aec_illegal_action_ends_the_game_with_minus_one_for_its_author():
+    env = make_env("toy", num_players=2)
+    env.reset(seed=2)
+    author = _until_grab_is_illegal(env)
+    other = "player_1" if author == "player_0" else "player_0"
+    history = list(env.unwrapped.state.history)
+    env.step(3)
+    assert all(env.terminations.values())
+    assert env.rewards == {author: -1, other: 0}
+    assert env.unwrapped.state.history == history      # the illegal action was not applied
+
+
+def test_raw_aec_refuses_an_illegal_action_and_keeps_the_state():
+    env = make_raw_env("toy")
+    env.reset(seed=3)
+    agent = _until_grab_is_illegal(env)
+    before = env.state.to_dict()
+    with pytest.raises(IllegalActionError, match="grab"):
+        env.step(3)
+    assert env.state.to_dict() == before and env.agent_selection == agent
+
+
+def test_reset_without_seed_draws_new_deals_reproducibly_after_a_seed():
+    a, b = make_raw_env("toy"), make_raw_env("toy")
+    a.reset(seed=9)
+    b.reset(seed=9)
+    deals_a, deals_b = [], []
+    for _ in range(3):
+        a.reset()
+        b.reset()
+        deals_a.append(a.state.seed)
+        deals_b.append(b.state.seed)
+    assert deals_a == deals_b
+    assert len(set(deals_a)) == 3
+
+
+def test_render_ansi_is_the_spectators_board():
+    env = make_raw_env("toy", render_mode="ansi")
+    env.reset(seed=1)
+    text = env.render()
+    assert "Pile:" in text and "\x1b[" in text
+    assert "bonus ?" in text   # secret bonuses stay hidden from a spectator
+    assert make_raw_env("toy").render() is None      # no render mode: nothing (and a warning)
+
+
+def test_gym_view_plays_the_bots_and_pays_the_returns():
+    env = CitygamesEnv("toy", seat=1, opponents=["greedy", "random"], num_players=3)
+    obs, info = env.reset(seed=21)
+    assert env.state.current_player() == 1
+    rng = np.random.default_rng(0)
+    while True:
+        legal = np.flatnonzero(obs["action_mask"])
+        assert np.array_equal(env.action_masks(), obs["action_mask"].astype(bool))
+        obs, reward, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        assert not truncated
+        if terminated:
+            break
+        assert reward == 0.0 and env.state.current_player() == 1
+    assert reward == env.state.returns()[1]
+    with pytest.raises(RuntimeError):
+        env.step(0)
+
+
+def test_gym_episode_is_reproducible_from_the_seed():
+    def episode():
+        env = CitygamesEnv("toy", seat=0, opponents="random", num_players=4)
+        obs, _ = env.reset(seed=8)
+        while True:
+            obs, reward, terminated, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+            if terminated:
+                return env.state.record()
+    assert episode() == episode()
+
+
+def _gym_until_grab_is_illegal(env, obs):
+    while obs["action_mask"][3]:
+        obs, _, terminated, _, _ = env.step(TAKE_3)
+        assert not terminated
+    return obs
+
+
+@pytest.mark.parametrize("seed", [4, 5, 6])
+def test_gym_illegal_action_terminates_or_raises(seed):
+    env = CitygamesEnv("toy", opponents="random")
+    _gym_until_grab_is_illegal(env, env.reset(seed=seed)[0])
+    history = list(env.state.history)
+    obs, reward, terminated, _, info = env.step(3)
+    assert (reward, terminated, info["illegal_action"]) == (-1.0, True, True)
+    assert env.state.history == history
+    strict = CitygamesEnv("toy", opponents="random", illegal_action="raise")
+    _gym_until_grab_is_illegal(strict, strict.reset(seed=seed)[0])
+    with pytest.raises(IllegalActionError, match="grab"):
+        strict.step(3)
+    assert strict.state.history == history
+
+
+@pytest.mark.parametrize("kwargs,match", [
+    ({"seat": 2}, "seat must be"),
+    ({"opponents": ["random", "random"]}, "1 opponents needed"),
+    ({"opponents": "nobody"}, "unknown bot"),
+    ({"illegal_action": "ignore"}, "illegal_action"),
+    ({"render_mode": "human"}, "render_mode"),
+])
+def test_gym_bad_arguments_are_refused(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        CitygamesEnv("toy", **kwargs)
+
+
+def test_gymnasium_make_finds_every_game():
+    env = gymnasium.make("citygames/toy-v0", num_players=3, opponents="greedy")
+    obs, info = env.reset(seed=0)
+    assert obs["observation"].shape == (load_game("toy", num_players=3).observation_tensor_size(),)
