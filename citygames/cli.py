@@ -544,20 +544,46 @@ def replay_cmd(record_path, seat) -> None:
               help="total measuring time, shared by the three measurements")
 @click.option("--seed", type=int, default=0, show_default=True)
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help=SET_HELP)
+@click.option("--adapters", is_flag=True,
+              help="instead: random-play steps/s through each research adapter (PettingZoo, Gymnasium, "
+                   "OpenSpiel) next to the raw engine, --seconds each")
 @click.pass_context
-def bench(ctx, game_id, players, seconds, seed, sets) -> None:
+def bench(ctx, game_id, players, seconds, seed, sets, adapters) -> None:
     """Measure GAME on one core: random-play actions/s, clones/s, random games/s.
 
     Extra --name[=value] arguments are game options; --set changes data values (or options).
     """
     from citygames.sim.bench import ACTIONS_BUDGET, CLONES_BUDGET, run_bench
     game = load_cli_game(game_id, players, ctx.args, sets)
-    rates = run_bench(game, seconds, seed)
     opts = ", ".join(f"{k}={v}" for k, v in game.options.items())
+    if adapters:
+        _bench_adapters(game, opts, seconds, seed)
+        return
+    rates = run_bench(game, seconds, seed)
     click.echo(f"{game.info.name} [{opts}], one core, {seconds:g} s")
     click.echo(f"random-play actions/s: {rates['actions_per_s']:>12,.0f}   (budget {ACTIONS_BUDGET:,})")
     click.echo(f"clones/s:              {rates['clones_per_s']:>12,.0f}   (budget {CLONES_BUDGET:,})")
     click.echo(f"random games/s:        {rates['games_per_s']:>12,.1f}")
+
+
+def _bench_adapters(game, opts: str, seconds: float, seed: int) -> None:
+    """``citygames bench --adapters``: one line per adapter with its speed and its cost against the engine."""
+    try:
+        from citygames.adapters.bench import ADAPTER_BUDGET, run_adapter_bench
+        rates = run_adapter_bench(game, seconds, seed)
+    except ImportError as exc:
+        raise click.UsageError(f"the adapters need their extra: pip install 'citygames[adapters]' ({exc})")
+    except NotImplementedError as exc:
+        raise click.UsageError(str(exc))
+    click.echo(f"{game.info.name} [{opts}], one core, {seconds:g} s each")
+    engine = rates["engine"]
+    for name, rate in rates.items():
+        if rate is None:
+            click.echo(f"{name + ' steps/s:':<24}{'not installed':>12}")
+            continue
+        cost = engine / rate
+        mark = "" if name == "engine" else f"   cost {cost:4.2f}x the engine (budget {ADAPTER_BUDGET:g}x)"
+        click.echo(f"{name + ' steps/s:':<24}{rate:>12,.0f}{mark}")
 
 
 @main.command("bench-study", context_settings=GAME_OPTIONS)

@@ -15,6 +15,7 @@ from toygame import BONUS_MAX, GRAB, ToyGame, ToyState
 
 from citygames.core import Event, IllegalActionError, register_game, register_renderer
 from citygames.core import conformance as kit
+from citygames.core.tensor import seat_order
 
 
 class StaleResampleState(ToyState):
@@ -146,6 +147,40 @@ class BadPositionState(ToyState):
         return " ".join(fields)
 
 
+class LeakyTensorState(ToyState):
+    """The observation is right, but the tensor's ``bonus`` slice shows every seat's secret bonus."""
+
+    __slots__ = ()
+
+    def observation_tensor(self, seat):
+        t = super().observation_tensor(seat)
+        view = self.game.observation_tensor_layout().view(t, "bonus")
+        view[:] = [self.bonus[q] for q in seat_order(seat, self.game.num_players)]
+        return t
+
+
+class OutOfBoundsTensorState(ToyState):
+    """The tensor writes the pile as a negative number: outside the layout's bounds."""
+
+    __slots__ = ()
+
+    def observation_tensor(self, seat):
+        t = super().observation_tensor(seat)
+        t[0] = -self.pile
+        return t
+
+
+class WrongMaskState(ToyState):
+    """``legal_action_mask`` always allows grabbing, even when fewer than 4 counters are left."""
+
+    __slots__ = ()
+
+    def legal_action_mask(self, seat=None):
+        mask = super().legal_action_mask(seat)
+        mask[GRAB.id] = 1
+        return mask
+
+
 def _variant(game_id: str, state_class: type, hidden_information: bool = True, json_leak: bool = False) -> type:
     """A ``ToyGame`` subclass registered as ``game_id`` whose states are ``state_class``."""
 
@@ -183,6 +218,9 @@ VARIANTS = {
     "toy_leaky_observation": (_variant("toy_leaky_observation", LeakyObservationState), kit.CHECK_OBSERVATION, {}),
     "toy_leaky_spectator": (_variant("toy_leaky_spectator", LeakySpectatorState), kit.CHECK_SPECTATOR, {}),
     "toy_bad_position": (_variant("toy_bad_position", BadPositionState), kit.CHECK_POSITION, {}),
+    "toy_leaky_tensor": (_variant("toy_leaky_tensor", LeakyTensorState), kit.CHECK_TENSOR_LEAK, {}),
+    "toy_tensor_bounds": (_variant("toy_tensor_bounds", OutOfBoundsTensorState), kit.CHECK_TENSOR, {}),
+    "toy_wrong_mask": (_variant("toy_wrong_mask", WrongMaskState), kit.CHECK_MASK, {}),
 }
 
 #: A toy game that resamples nothing but does not claim hidden information either (its bonuses are

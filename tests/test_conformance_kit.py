@@ -54,6 +54,10 @@ def test_each_broken_variant_fails_its_check(game_id, seed):
     ("toy_stale_resample", 3, [" seed 3 end: [resample redraws nothing] ", "resample must redraw the hidden parts"]),
     ("toy_partial_resample", 0, ["[resample misses a hidden part]", "resamples for seat 0 all have the same bonus[2] "]),
     ("toy_bad_position", 0, ["[position] the state rebuilt from", "tokens["]),
+    ("toy_leaky_tensor", 0, [" step 0 seat 0: [observation tensor leak] observation_tensor(0) changed",
+                             "slice 'bonus' index 1"]),
+    ("toy_tensor_bounds", 0, ["[observation tensor] observation_tensor(0)[0] = -", "outside slice 'pile'"]),
+    ("toy_wrong_mask", 0, ["[legal action mask] legal_action_mask()", "is not the legal actions"]),
 ])
 def test_messages_name_where_and_the_first_difference(game_id, seed, fragments):
     _, _, options = VARIANTS[game_id]

@@ -1,0 +1,132 @@
+"""Steps per second through each research adapter, next to the raw engine (``citygames bench GAME
+--adapters``).
+
+Every measurement plays seeded random games on one core and counts game actions applied per
+second (setup excluded where the adapter allows). A step of an adapter includes what a learning
+loop consumes at every step: the mover's observation tensor and legal-action mask. The issue's
+budget: an adapter costs at most 3× the engine's own speed (``engine / adapter <= 3``).
+
+- ``engine``: ``legal_actions`` + ``apply_action`` (what ``citygames bench`` reports);
+- ``engine+views``: the same plus ``observation_tensor(mover)`` and ``legal_action_mask(mover)``:
+  the floor of any adapter;
+- ``pettingzoo``: the AEC environment of ``make_env`` (PettingZoo's wrappers included):
+  ``env.last()``, a random legal action from the mask, ``env.step``;
+- ``gymnasium``: ``CitygamesEnv`` with seat 0 learning at random from the mask and ``random``
+  bots in the other seats (their actions count too);
+- ``openspiel``: the ``pyspiel`` game of ``citygames.adapters.openspiel`` (when installed):
+  ``legal_actions()``, ``apply_action`` and ``observation_tensor()`` of the mover.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+import numpy as np
+
+from citygames.core import Game, Rng
+from citygames.sim.bench import bench_actions
+
+#: the largest allowed ratio engine speed / adapter speed
+ADAPTER_BUDGET = 3.0
+
+
+def _timed(play_one: Callable[[int], int], seconds: float) -> float:
+    """Run ``play_one(game_index) -> actions`` until ``seconds`` have passed (at least once);
+    return actions per second."""
+    actions, elapsed, g = 0, 0.0, 0
+    while elapsed < seconds or actions == 0:
+        start = time.perf_counter()
+        actions += play_one(g)
+        elapsed += time.perf_counter() - start
+        g += 1
+    return actions / max(elapsed, 1e-9)
+
+
+def bench_engine_views(game: Game, seconds: float, seed: int = 0) -> float:
+    """Engine random play plus the mover's tensor and mask at every step (actions/s)."""
+    rng = Rng(seed)
+
+    def play(g):
+        state = game.new_initial_state(seed=seed + g)
+        n = 0
+        while not state.is_terminal():
+            p = state.current_player()
+            state.observation_tensor(p)
+            state.legal_action_mask(p)
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randbelow(len(legal))])
+            n += 1
+        return n
+    return _timed(play, seconds)
+
+
+def bench_pettingzoo(game: Game, seconds: float, seed: int = 0) -> float:
+    """The wrapped AEC environment (``make_env``) played at random from the masks (actions/s)."""
+    from citygames.adapters.pettingzoo import make_env
+    env = make_env(game.info.id, **game.options)
+    rng = np.random.default_rng(seed)
+
+    def play(g):
+        env.reset(seed=seed + g)
+        n = 0
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            n += 1
+        return n
+    return _timed(play, seconds)
+
+
+def bench_gymnasium(game: Game, seconds: float, seed: int = 0) -> float:
+    """``CitygamesEnv`` (seat 0 random from the mask, random bots elsewhere), actions/s of all seats."""
+    from citygames.adapters.gym import CitygamesEnv
+    env = CitygamesEnv(game.info.id, seat=0, opponents="random", **game.options)
+    rng = np.random.default_rng(seed)
+
+    def play(g):
+        obs, _ = env.reset(seed=seed + g)
+        while True:
+            obs, _, terminated, truncated, _ = env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+            if terminated or truncated:
+                return len(env.state.history)
+    return _timed(play, seconds)
+
+
+def bench_openspiel(game: Game, seconds: float, seed: int = 0) -> float | None:
+    """The ``pyspiel`` game played at random through its state API, with the mover's observation
+    tensor each step (actions/s); ``None`` when OpenSpiel is not installed."""
+    try:
+        from citygames.adapters import openspiel as cg_openspiel
+        import pyspiel
+    except ImportError:
+        return None
+    params = cg_openspiel.game_parameters(game)
+    spiel_game = pyspiel.load_game(cg_openspiel.short_name(game.info.id), dict(params, rng_seed=seed))
+    rng = np.random.default_rng(seed)
+
+    def play(g):
+        state = spiel_game.new_initial_state()
+        n = 0
+        while not state.is_terminal():
+            state.observation_tensor(state.current_player())
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.integers(len(legal)))])
+            n += 1
+        return n
+    return _timed(play, seconds)
+
+
+def run_adapter_bench(game: Game, seconds: float = 2.0, seed: int = 0) -> dict[str, float | None]:
+    """Every measurement above, ``seconds`` each: ``{name: actions/s or None}`` in the order
+    engine, engine+views, pettingzoo, gymnasium, openspiel."""
+    return {
+        "engine": bench_actions(game, seconds, seed),
+        "engine+views": bench_engine_views(game, seconds, seed),
+        "pettingzoo": bench_pettingzoo(game, seconds, seed),
+        "gymnasium": bench_gymnasium(game, seconds, seed),
+        "openspiel": bench_openspiel(game, seconds, seed),
+    }
