@@ -37,7 +37,8 @@ from citygames.core.tensor import TensorLayout
 
 from .components import CULTURE, EMP, MONEY, NT, NTYPES, POP, PROG, PS, TYPE_NAMES, Components
 from .end import BEFORE_EXPO, END_OF_GAME, has_effect
-from .steps import P_END, P_EXECUTIVE, P_POLITICS, PHASE_NAMES, S_EFFECT, S_FREE, S_PAY, S_TOKEN, STEP_NAMES
+from .steps import (P_END, P_EXECUTIVE, P_POLITICS, PHASE_NAMES, S_EFFECT, S_FREE, S_PAY, S_TOKEN, STEP_KEYS,
+                    STEP_NAMES)
 
 #: caps of the values the rules leave unbounded (values beyond are clipped)
 PRESTIGE_CAP = 150      # |prestige| (random 5-player games reach about -110, greedy ones +55)
@@ -107,7 +108,8 @@ def layout(game) -> TensorLayout:
         ("era", 3, 0, 1, "one-hot", "the era of the round, I to III"),
         ("phase", len(PHASE_NAMES), 0, 1, "one-hot", "the phase: " + ", ".join(PHASE_NAMES)),
         ("step", len(STEP_NAMES), 0, 1, "one-hot",
-         "the pending decision (steps.STEP_NAMES; \"none\" at the end): " + ", ".join(STEP_NAMES)),
+         "the pending decision (steps.STEP_NAMES, by their position keys): " + ", ".join(STEP_KEYS)
+         + " (none at the end)"),
         ("seat", n, 0, 1, "one-hot", "the observer's seat (colour index; all 0 for a spectator)"),
         ("to_move", n, 0, 1, "one-hot", "the seat to move, from the observer on (all 0 at the end)"),
         ("turn_order", (n, n), 0, 1, "one-hot", f"{per_seat}: its place in the round's turn order"),
@@ -175,7 +177,8 @@ def layout(game) -> TensorLayout:
          "(x, y) of the tile being paid for, or the tile giving the free activation, in the mover's city"),
         ("pending_token", 2, 0, 1, "one-hot", "which construction token may move (administration)"),
         ("pending_effects", k, 0, 1, "flag",
-         "per tile kind: 1 where the mover's end-game effect is still to resolve (effect decision)"),
+         "per tile kind: 1 where the mover's effect before the last Expo or at the end is still to resolve "
+         "(effect decision)"),
         ("remaining_cost", 1, 0, COST_CAP, "cubes",
          f"cubes still to pay for the activation in progress (0 none), clipped at {COST_CAP}"),
         ("activations_left", 1, 0, max_acts, "count", "activations the mover may still make this executive phase"),
@@ -244,17 +247,20 @@ class _Tables:
         self.lo_prog, self.hi_prog = -2 * c.loop, 8 * c.loop
         self.city_cache: dict = {}
         self.memo: list = []
-        # per observer: the city block's values in seat order, gathered from the observer on
-        a, b = self.city_block
-        start = {nm: lay[nm].offset - a for nm in ("tiles_by_type", "city_tile", "city_xy", "tokens")}
-        width = {nm: lay[nm].size // n for nm in start}
-        self.rotate = {}
-        for key in range(n):
+        # one seat's city row is [tiles by type | built flags | coordinates | token corners]; the
+        # rows of seats 0..n-1 side by side are gathered into the block, from the observer on
+        names = ("tiles_by_type", "city_tile", "city_xy", "tokens")
+        width = [lay[nm].size // n for nm in names]
+        self.row_size = sum(width)
+        self.row_parts = [sum(width[:j]) for j in range(len(names) + 1)]
+        self.gather = {}
+        for key in [*range(n), None]:
             perm = []
-            for nm in ("tiles_by_type", "city_tile", "city_xy", "tokens"):
+            for j in range(len(names)):
                 for q in self.orders[key]:
-                    perm.extend(range(start[nm] + q * width[nm], start[nm] + (q + 1) * width[nm]))
-            self.rotate[key] = np.array(perm, dtype=np.intp)
+                    start = q * self.row_size + self.row_parts[j]
+                    perm.extend(range(start, start + width[j]))
+            self.gather[key] = np.array(perm, dtype=np.intp)
         # slot and corner coordinates
         self.sxy = [(s % g - o, s // g - o) for s in range(g * g)]
         gi = g + 1
@@ -269,55 +275,83 @@ class _Tables:
                        for lv in range(2, c.max_plant_level + 1)]
         self.era_of_round = c.era_of_round
 
-    def city_rows(self, city: dict, tokens) -> tuple:
-        """The rows of one seat's city in the four city slices: ``(tiles by type (NTYPES), built
-        flags (K), coordinates (2K), token corners (4))`` as float32 arrays, cached by the city's
-        contents and tokens."""
+    def city_row(self, city: dict, tokens) -> np.ndarray:
+        """One seat's city as a float32 row ``[tiles by type (NTYPES) | built flags (K) |
+        coordinates (2K) | token corners (4)]``, cached by the city's contents and tokens."""
         key = (tuple(city.items()), tokens[0], tokens[1])
-        rows = self.city_cache.get(key)
-        if rows is None:
-            k = self.k
-            types = np.zeros(NTYPES, dtype=np.float32)
-            flags = np.zeros(k, dtype=np.float32)
-            xy = np.zeros((k, 2), dtype=np.float32)
+        row = self.city_cache.get(key)
+        if row is None:
+            kind, sxy, type_of = self.kind, self.sxy, self.type_of
+            flags, xy, tok = self.row_parts[1], self.row_parts[2], self.row_parts[3]
+            types = [0] * NTYPES
+            idx = list(range(NTYPES))
+            idx += (tok, tok + 1, tok + 2, tok + 3)
+            val = list(self.cxy[tokens[0]] + self.cxy[tokens[1]])
             for slot, x in city.items():
-                types[self.type_of[x]] += 1
-                j = self.kind[x]
+                types[type_of[x]] += 1
+                j = kind[x]
                 if j >= 0:
-                    flags[j] = 1
-                    xy[j] = self.sxy[slot]
-            tok = np.array(self.cxy[tokens[0]] + self.cxy[tokens[1]], dtype=np.float32)
-            rows = (types, flags, xy.reshape(-1), tok)
+                    idx += (flags + j, xy + 2 * j, xy + 2 * j + 1)
+                    val += (1, *sxy[slot])
+            row = np.zeros(self.row_size, dtype=np.float32)
+            row[idx] = types + val
             if len(self.city_cache) >= CITY_CACHE_SIZE:
                 self.city_cache.clear()
-            self.city_cache[key] = rows
-        return rows
+            self.city_cache[key] = row
+        return row
+
+    def grown_row(self, row: np.ndarray, last: dict, city: dict, tokens) -> np.ndarray:
+        """``city_row`` of ``city`` from ``row``, the row of ``last`` (a city ``city`` holds with
+        every tile where it was), and ``tokens``."""
+        row = row.copy()
+        flags, xy, tok = self.row_parts[1], self.row_parts[2], self.row_parts[3]
+        for slot, x in city.items():
+            if slot not in last:
+                row[self.type_of[x]] += 1
+                j = self.kind[x]
+                if j >= 0:
+                    row[flags + j] = 1
+                    row[xy + 2 * j:xy + 2 * j + 2] = self.sxy[slot]
+        row[tok:] = self.cxy[tokens[0]] + self.cxy[tokens[1]]
+        return row
 
     def city_region(self, state, seat) -> np.ndarray:
-        """Every seat's city rows (``city_rows``), from the observer on, as the values of the city
-        block (tiles_by_type, city_tile, city_xy, tokens).
+        """The values of the city block (tiles_by_type, city_tile, city_xy, tokens) for observer
+        ``seat``: every seat's ``city_row``, from the observer on.
 
-        A city only grows, so this repeats over many steps: the last ``REGION_MEMO`` city sets are
-        remembered (compared by content: copies of the cities and tokens), each with its region
-        in seat order and, made once per observer, rotated for that observer.
+        A city only grows, so this repeats over many steps: the last ``REGION_MEMO`` sets of cities
+        are remembered (compared by content: copies of the cities and tokens) with their rows and,
+        gathered once per observer, the block. A new set takes the rows of the seats whose city
+        did not change from the latest one.
         """
         cities = state.city
         tokens = state.tokens
-        for entry in self.memo:
+        memo = self.memo
+        for entry in memo:
             if entry[0] == cities and entry[1] == tokens:
                 break
         else:
-            order = self.orders[None]
-            rows = [self.city_rows(cities[q], tokens[q]) for q in order]
-            region = np.concatenate([r[0] for r in rows] + [r[1] for r in rows] + [r[2] for r in rows]
-                                    + [r[3] for r in rows])
-            entry = ([dict(c) for c in cities], [tk[:] for tk in tokens], {None: region, 0: region})
-            self.memo.insert(0, entry)
-            del self.memo[REGION_MEMO:]
-        by_seat = entry[2]
+            rows = []
+            if memo:
+                last_cities, last_tokens, last_rows = memo[0][:3]
+                for q in range(self.n):
+                    city, last = cities[q], last_cities[q]
+                    if last == city and last_tokens[q] == tokens[q]:
+                        rows.append(last_rows[q])
+                    elif last.items() <= city.items():   # the city grew (or a token moved): add to its row
+                        rows.append(self.grown_row(last_rows[q], last, city, tokens[q]))
+                    else:
+                        rows.append(self.city_row(city, tokens[q]))
+            else:
+                rows = [self.city_row(cities[q], tokens[q]) for q in range(self.n)]
+            entry = ([dict(c) for c in cities], [tk[:] for tk in tokens],
+                     np.concatenate(rows).reshape(self.n, self.row_size), {})
+            memo.insert(0, entry)
+            del memo[REGION_MEMO:]
+        by_seat = entry[3]
         region = by_seat.get(seat)
         if region is None:
-            region = by_seat[seat] = by_seat[None][self.rotate[seat]]
+            region = by_seat[seat] = entry[2].reshape(-1)[self.gather[seat]]
         return region
 
 
