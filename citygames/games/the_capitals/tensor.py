@@ -137,6 +137,11 @@ def layout(game) -> TensorLayout:
          f"{per_seat}: cubes printed on its power plant"),
         ("upgrades_due", n, 0, UPGRADES_CAP, "count",
          f"{per_seat}: power-plant upgrades owed, clipped at {UPGRADES_CAP}"),
+    ]
+    if pros:
+        s.append(("hand_size", n, 0, max(c.prosperity_hand.values()), "count",
+                  f"{per_seat}: prosperity tiles in its hand"))
+    s += [
         ("tiles_by_type", (n, NTYPES), 0, m, "count",
          f"{per_seat}: tiles in its city by type ({', '.join(TYPE_NAMES)})"),
         ("city_tile", (n, k), 0, 1, "flag",
@@ -185,10 +190,8 @@ def layout(game) -> TensorLayout:
         ("activations_made", 1, 0, max_acts, "count", "activations the mover made this executive phase"),
     ]
     if pros:
-        hand = max(c.prosperity_hand.values())
         s += [
             ("hand", npros, 0, 1, "flag", "per prosperity tile: 1 in the observer's hand (all 0 for a spectator)"),
-            ("hand_size", n, 0, hand, "count", f"{per_seat}: prosperity tiles in its hand"),
             ("city_lake", (n, npros), 0, 1, "flag",
              f"{per_seat}, per prosperity tile: 1 where revealed for a Lake of its city (the Lake at city_xy)"),
         ]
@@ -197,7 +200,7 @@ def layout(game) -> TensorLayout:
 
 # --- index tables, built once per game --------------------------------------------------------------
 #: most cached city rows (one seat's city, about 1 KB) kept per game object (emptied when full),
-#: and how many sets of cities ``_Tables.city_region`` remembers
+#: and how many sets of cities ``_Tables.city_template`` remembers
 CITY_CACHE_SIZE = 4096
 REGION_MEMO = 8
 
@@ -241,7 +244,8 @@ class _Tables:
 
         self.tracks_block = block("money", "culture", "employment", "population", "public_service", "progress",
                                   "progress_total", "prestige", "prestige_known", "plant_cubes", "plant_level",
-                                  "plant_activations", "plant_printed_cubes", "upgrades_due")
+                                  "plant_activations", "plant_printed_cubes", "upgrades_due",
+                                  *(("hand_size",) if self.pros else ()))
         self.city_block = block("tiles_by_type", "city_tile", "city_xy", "tokens")
         self.supply_block = block("deck_sizes", "plants_left", "next_plant_cubes")
         self.lo_prog, self.hi_prog = -2 * c.loop, 8 * c.loop
@@ -315,14 +319,15 @@ class _Tables:
         row[tok:] = self.cxy[tokens[0]] + self.cxy[tokens[1]]
         return row
 
-    def city_region(self, state, seat) -> np.ndarray:
-        """The values of the city block (tiles_by_type, city_tile, city_xy, tokens) for observer
-        ``seat``: every seat's ``city_row``, from the observer on.
+    def city_template(self, state, seat) -> np.ndarray:
+        """A vector of the layout's size holding the city block (tiles_by_type, city_tile, city_xy,
+        tokens) for observer ``seat`` (every seat's ``city_row``, from the observer on) and zeros
+        elsewhere: the start of the tensor (copy it before writing).
 
         A city only grows, so this repeats over many steps: the last ``REGION_MEMO`` sets of cities
         are remembered (compared by content: copies of the cities and tokens) with their rows and,
-        gathered once per observer, the block. A new set takes the rows of the seats whose city
-        did not change from the latest one.
+        made once per observer, the template. A new set takes the rows of the seats whose city did
+        not change from the latest one and adds the new tiles to the rows of the cities that grew.
         """
         cities = state.city
         tokens = state.tokens
@@ -349,10 +354,12 @@ class _Tables:
             memo.insert(0, entry)
             del memo[REGION_MEMO:]
         by_seat = entry[3]
-        region = by_seat.get(seat)
-        if region is None:
-            region = by_seat[seat] = entry[2].reshape(-1)[self.gather[seat]]
-        return region
+        template = by_seat.get(seat)
+        if template is None:
+            template = by_seat[seat] = np.zeros(self.size, dtype=np.float32)
+            a, b = self.city_block
+            template[a:b] = entry[2].reshape(-1)[self.gather[seat]]
+        return template
 
 
 def _tables(game) -> _Tables:
@@ -378,7 +385,7 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
     off = T.off
     order = T.orders[seat]
     rel = T.rel[seat]
-    v = np.zeros(T.size, dtype=np.float32)
+    v = T.city_template(state, seat).copy()
     ones = []
     idx = []
     val = []
@@ -409,13 +416,14 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
         for q, sp in enumerate(state.chosen_space):
             if sp >= 0:
                 one(base + rel[q] * spaces + sp)
-    # the tracks block: 14 slices of n values, filled track by track from per-seat columns
+    # the tracks block: 14 slices of n values (15 with Prosperity's hand sizes), filled from per-seat columns
     t = state.tracks
     loop = T.loop
     lo_prog, hi_prog = T.lo_prog, T.hi_prog
     plants = T.plants
     plant = state.plant
     upg = state.upgrades_due
+    hands = state.hands if T.pros else None
     cols = []
     for q in order:
         b = q * NT
@@ -429,15 +437,14 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
         else:
             shown = prest = 0
         u = upg[q]
-        cols.append((money, culture, emp, pop, ps, prog % loop,
-                     hi_prog if prog > hi_prog else (lo_prog if prog < lo_prog else prog), prest, shown,
-                     PLANT_CUBES_CAP if cubes > PLANT_CUBES_CAP else cubes, level, *plants[plant[q]],
-                     UPGRADES_CAP if u > UPGRADES_CAP else u))
+        col = (money, culture, emp, pop, ps, prog % loop,
+               hi_prog if prog > hi_prog else (lo_prog if prog < lo_prog else prog), prest, shown,
+               PLANT_CUBES_CAP if cubes > PLANT_CUBES_CAP else cubes, level, *plants[plant[q]],
+               UPGRADES_CAP if u > UPGRADES_CAP else u)
+        cols.append(col + (len(hands[q]),) if hands else col)
     a, b = T.tracks_block
     v[a:b].reshape(-1, n).T[...] = cols
-    # cities: the cached region, then the cubes on the tiles
-    a, b = T.city_block
-    v[a:b] = T.city_region(state, seat)
+    # cities: the block is in the template; the cubes on the tiles
     k = T.k
     kind = T.kind
     sxy = T.sxy
@@ -514,7 +521,7 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
     if phase == P_EXECUTIVE and state.executive_started:
         idx += (off["activations_left"], off["activations_made"])
         val += (state.activations_left, state.activations_made)
-    # Prosperity: the own hand, every hand's size, the Lakes (their coordinates go to city_xy)
+    # Prosperity: the own hand and the Lakes (their coordinates go to city_xy); hand sizes are with the tracks
     if T.pros:
         first = T.first_pros
         hands = state.hands
@@ -522,8 +529,6 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
             base = off["hand"]
             for x in hands[seat]:
                 one(base + x - first)
-        base = off["hand_size"]
-        v[base:base + n] = [len(hands[q]) for q in order]
         lb = off["city_lake"]
         c_xy = off["city_xy"]
         npros = T.npros
