@@ -31,6 +31,8 @@ observation dict.
 
 from __future__ import annotations
 
+from array import array
+
 import numpy as np
 
 from citygames.core.tensor import TensorLayout
@@ -242,6 +244,10 @@ class _Tables:
                 assert lay[x].stop == lay[y].offset, f"tensor slices {x} and {y} must be adjacent"
             return lay[names[0]].offset, lay[names[-1]].stop
 
+        # per seat position i: the indices of its 14 track values (and its hand size, or -1)
+        start = lay["money"].offset
+        self.track_dst = [tuple(start + i + m * n for m in range(14)) + (start + i + 14 * n if self.pros else -1,)
+                          for i in range(n)]
         self.tracks_block = block("money", "culture", "employment", "population", "public_service", "progress",
                                   "progress_total", "prestige", "prestige_known", "plant_cubes", "plant_level",
                                   "plant_activations", "plant_printed_cubes", "upgrades_due",
@@ -251,20 +257,14 @@ class _Tables:
         self.lo_prog, self.hi_prog = -2 * c.loop, 8 * c.loop
         self.city_cache: dict = {}
         self.memo: list = []
-        # one seat's city row is [tiles by type | built flags | coordinates | token corners]; the
-        # rows of seats 0..n-1 side by side are gathered into the block, from the observer on
+        # one seat's city row is [tiles by type | built flags | coordinates | token corners]; a
+        # template is zeros, each part of the rows of the seats from the observer on, zeros
         names = ("tiles_by_type", "city_tile", "city_xy", "tokens")
         width = [lay[nm].size // n for nm in names]
         self.row_size = sum(width)
         self.row_parts = [sum(width[:j]) for j in range(len(names) + 1)]
-        self.gather = {}
-        for key in [*range(n), None]:
-            perm = []
-            for j in range(len(names)):
-                for q in self.orders[key]:
-                    start = q * self.row_size + self.row_parts[j]
-                    perm.extend(range(start, start + width[j]))
-            self.gather[key] = np.array(perm, dtype=np.intp)
+        a, b = self.city_block
+        self.zeros_before, self.zeros_after = bytes(4 * a), bytes(4 * (self.size - b))
         # slot and corner coordinates
         self.sxy = [(s % g - o, s // g - o) for s in range(g * g)]
         gi = g + 1
@@ -279,50 +279,49 @@ class _Tables:
                        for lv in range(2, c.max_plant_level + 1)]
         self.era_of_round = c.era_of_round
 
-    def city_row(self, city: dict, tokens) -> np.ndarray:
-        """One seat's city as a float32 row ``[tiles by type (NTYPES) | built flags (K) |
-        coordinates (2K) | token corners (4)]``, cached by the city's contents and tokens."""
+    def city_row(self, city: dict, tokens) -> tuple:
+        """One seat's city as ``(row, parts)``: the float32 ``array.array`` row ``[tiles by type
+        (NTYPES) | built flags (K) | coordinates (2K) | token corners (4)]`` and its four parts as
+        bytes (joined into templates); cached by the city's contents and tokens."""
         key = (tuple(city.items()), tokens[0], tokens[1])
-        row = self.city_cache.get(key)
-        if row is None:
-            kind, sxy, type_of = self.kind, self.sxy, self.type_of
-            flags, xy, tok = self.row_parts[1], self.row_parts[2], self.row_parts[3]
-            types = [0] * NTYPES
-            idx = list(range(NTYPES))
-            idx += (tok, tok + 1, tok + 2, tok + 3)
-            val = list(self.cxy[tokens[0]] + self.cxy[tokens[1]])
-            for slot, x in city.items():
-                types[type_of[x]] += 1
-                j = kind[x]
-                if j >= 0:
-                    idx += (flags + j, xy + 2 * j, xy + 2 * j + 1)
-                    val += (1, *sxy[slot])
-            row = np.zeros(self.row_size, dtype=np.float32)
-            row[idx] = types + val
+        out = self.city_cache.get(key)
+        if out is None:
+            row = array("f", bytes(4 * self.row_size))
+            self._add_tiles(row, city.items(), tokens)
+            out = row, self.row_bytes(row)
             if len(self.city_cache) >= CITY_CACHE_SIZE:
                 self.city_cache.clear()
-            self.city_cache[key] = row
-        return row
+            self.city_cache[key] = out
+        return out
 
-    def grown_row(self, row: np.ndarray, last: dict, city: dict, tokens) -> np.ndarray:
+    def grown_row(self, row: array, last: dict, city: dict, tokens) -> tuple:
         """``city_row`` of ``city`` from ``row``, the row of ``last`` (a city ``city`` holds with
         every tile where it was), and ``tokens``."""
-        row = row.copy()
-        flags, xy, tok = self.row_parts[1], self.row_parts[2], self.row_parts[3]
-        for slot, x in city.items():
-            if slot not in last:
-                row[self.type_of[x]] += 1
-                j = self.kind[x]
-                if j >= 0:
-                    row[flags + j] = 1
-                    row[xy + 2 * j:xy + 2 * j + 2] = self.sxy[slot]
-        row[tok:] = self.cxy[tokens[0]] + self.cxy[tokens[1]]
-        return row
+        row = row[:]
+        self._add_tiles(row, [(slot, x) for slot, x in city.items() if slot not in last], tokens)
+        return row, self.row_bytes(row)
 
-    def city_template(self, state, seat) -> np.ndarray:
-        """A vector of the layout's size holding the city block (tiles_by_type, city_tile, city_xy,
-        tokens) for observer ``seat`` (every seat's ``city_row``, from the observer on) and zeros
-        elsewhere: the start of the tensor (copy it before writing).
+    def _add_tiles(self, row: array, items, tokens) -> None:
+        kind, sxy, type_of = self.kind, self.sxy, self.type_of
+        flags, xy, tok = self.row_parts[1], self.row_parts[2], self.row_parts[3]
+        for slot, x in items:
+            row[type_of[x]] += 1
+            j = kind[x]
+            if j >= 0:
+                row[flags + j] = 1
+                row[xy + 2 * j], row[xy + 2 * j + 1] = sxy[slot]
+        row[tok], row[tok + 1] = self.cxy[tokens[0]]
+        row[tok + 2], row[tok + 3] = self.cxy[tokens[1]]
+
+    def row_bytes(self, row: array) -> tuple:
+        """A city row's four parts as bytes (float32), to be joined into templates."""
+        o = self.row_parts
+        return row[:o[1]].tobytes(), row[o[1]:o[2]].tobytes(), row[o[2]:o[3]].tobytes(), row[o[3]:].tobytes()
+
+    def city_template(self, state, seat) -> array:
+        """A float32 ``array.array`` of the layout's size holding the city block (tiles_by_type,
+        city_tile, city_xy, tokens) for observer ``seat`` (every seat's ``city_row``, from the
+        observer on) and zeros elsewhere: the start of the tensor (copy it before writing).
 
         A city only grows, so this repeats over many steps: the last ``REGION_MEMO`` sets of cities
         are remembered (compared by content: copies of the cities and tokens) with their rows and,
@@ -332,35 +331,45 @@ class _Tables:
         cities = state.city
         tokens = state.tokens
         memo = self.memo
+        size = sum(map(len, cities))   # tells most other sets apart at once
         for entry in memo:
-            if entry[0] == cities and entry[1] == tokens:
+            if entry[0] == size and entry[1] == cities and entry[2] == tokens:
                 break
         else:
-            rows = []
+            n = self.n
             if memo:
-                last_cities, last_tokens, last_rows = memo[0][:3]
-                for q in range(self.n):
+                last_cities, last_tokens, last_rows, last_parts = memo[0][1:5]
+                copies, rows, parts = [], [], []
+                for q in range(n):
                     city, last = cities[q], last_cities[q]
                     if last == city and last_tokens[q] == tokens[q]:
+                        copies.append(last)
                         rows.append(last_rows[q])
-                    elif last.items() <= city.items():   # the city grew (or a token moved): add to its row
-                        rows.append(self.grown_row(last_rows[q], last, city, tokens[q]))
+                        parts.append(last_parts[q])
+                        continue
+                    if last.items() <= city.items():   # the city grew (or a token moved): add to its row
+                        row, part = self.grown_row(last_rows[q], last, city, tokens[q])
                     else:
-                        rows.append(self.city_row(city, tokens[q]))
+                        row, part = self.city_row(city, tokens[q])
+                    copies.append(dict(city))
+                    rows.append(row)
+                    parts.append(part)
             else:
-                rows = [self.city_row(cities[q], tokens[q]) for q in range(self.n)]
-            entry = ([dict(c) for c in cities], [tk[:] for tk in tokens],
-                     np.concatenate(rows).reshape(self.n, self.row_size), {})
+                made = [self.city_row(cities[q], tokens[q]) for q in range(n)]
+                copies = [dict(c) for c in cities]
+                rows = [m[0] for m in made]
+                parts = [m[1] for m in made]
+            entry = (size, copies, [tk[:] for tk in tokens], rows, parts, {})
             memo.insert(0, entry)
             del memo[REGION_MEMO:]
-        by_seat = entry[3]
+        by_seat = entry[5]
         template = by_seat.get(seat)
         if template is None:
-            template = by_seat[seat] = np.zeros(self.size, dtype=np.float32)
-            a, b = self.city_block
-            template[a:b] = entry[2].reshape(-1)[self.gather[seat]]
+            parts = [entry[4][q] for q in self.orders[seat]]
+            template = by_seat[seat] = array("f", b"".join(
+                [self.zeros_before, *[p[0] for p in parts], *[p[1] for p in parts], *[p[2] for p in parts],
+                 *[p[3] for p in parts], self.zeros_after]))
         return template
-
 
 def _tables(game) -> _Tables:
     t = game.__dict__.get(_TABLES_KEY)
@@ -378,6 +387,9 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
     from the observer on: hidden parts (deck order, other seats' prestige before the end, other
     seats' prosperity hands) never enter it. Units: coins, cubes, VP, track spaces, squares
     (city coordinates), counts, flags and one-hots.
+
+    The values are written one by one into a copy of the observer's city template (a float32
+    ``array.array``: a store costs less there than a NumPy call), which the result wraps.
     """
     game = state.game
     T = game.__dict__.get(_TABLES_KEY) or _tables(game)
@@ -385,38 +397,34 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
     off = T.off
     order = T.orders[seat]
     rel = T.rel[seat]
-    v = T.city_template(state, seat).copy()
-    ones = []
-    idx = []
-    val = []
-    one = ones.append
+    v = T.city_template(state, seat)[:]
     phase = state.phase
     over = phase == P_END
     rnd = state.round
     step = state.step
-    one(off["round"] + rnd - 1)
-    one(off["era"] + T.era_of_round[rnd] - 1)
-    one(off["phase"] + phase)
-    one(off["step"] + step)
+    v[off["round"] + rnd - 1] = 1
+    v[off["era"] + T.era_of_round[rnd] - 1] = 1
+    v[off["phase"] + phase] = 1
+    v[off["step"] + step] = 1
     if seat is not None:
-        one(off["seat"] + seat)
+        v[off["seat"] + seat] = 1
     cur = state.current_player()
     if cur >= 0:
-        one(off["to_move"] + rel[cur])
+        v[off["to_move"] + rel[cur]] = 1
     base = off["turn_order"]
     for pos, q in enumerate(state.order):
-        one(base + rel[q] * n + pos)
+        v[base + rel[q] * n + pos] = 1
     spaces = T.spaces
     base = off["initiative"]
     ini = state.initiative
     for i, q in enumerate(order):
-        one(base + i * spaces + ini[q])
+        v[base + i * spaces + ini[q]] = 1
     if phase == P_POLITICS:
         base = off["chosen_space"]
         for q, sp in enumerate(state.chosen_space):
             if sp >= 0:
-                one(base + rel[q] * spaces + sp)
-    # the tracks block: 14 slices of n values (15 with Prosperity's hand sizes), filled from per-seat columns
+                v[base + rel[q] * spaces + sp] = 1
+    # the tracks block: slices of n values from money to upgrades_due (and hand_size), seat i at +i
     t = state.tracks
     loop = T.loop
     lo_prog, hi_prog = T.lo_prog, T.hi_prog
@@ -424,26 +432,27 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
     plant = state.plant
     upg = state.upgrades_due
     hands = state.hands if T.pros else None
-    cols = []
-    for q in order:
+    for q, dst in zip(order, T.track_dst):
         b = q * NT
         money, culture, emp, pop, ps, prog, prest, cubes, level = t[b:b + NT]
+        j0, j1, j2, j3, j4, j5, j6, j7, j8, j9, j10, j11, j12, j13, j14 = dst
+        v[j0] = money
+        v[j1] = culture
+        v[j2] = emp
+        v[j3] = pop
+        v[j4] = ps
+        v[j5] = prog % loop
+        v[j6] = hi_prog if prog > hi_prog else (lo_prog if prog < lo_prog else prog)
         if over or q == seat:
-            shown = 1
-            if prest > PRESTIGE_CAP:
-                prest = PRESTIGE_CAP
-            elif prest < -PRESTIGE_CAP:
-                prest = -PRESTIGE_CAP
-        else:
-            shown = prest = 0
+            v[j7] = PRESTIGE_CAP if prest > PRESTIGE_CAP else (-PRESTIGE_CAP if prest < -PRESTIGE_CAP else prest)
+            v[j8] = 1
+        v[j9] = PLANT_CUBES_CAP if cubes > PLANT_CUBES_CAP else cubes
+        v[j10] = level
+        v[j11], v[j12] = plants[plant[q]]
         u = upg[q]
-        col = (money, culture, emp, pop, ps, prog % loop,
-               hi_prog if prog > hi_prog else (lo_prog if prog < lo_prog else prog), prest, shown,
-               PLANT_CUBES_CAP if cubes > PLANT_CUBES_CAP else cubes, level, *plants[plant[q]],
-               UPGRADES_CAP if u > UPGRADES_CAP else u)
-        cols.append(col + (len(hands[q]),) if hands else col)
-    a, b = T.tracks_block
-    v[a:b].reshape(-1, n).T[...] = cols
+        v[j13] = UPGRADES_CAP if u > UPGRADES_CAP else u
+        if hands:
+            v[j14] = len(hands[q])
     # cities: the block is in the template; the cubes on the tiles
     k = T.k
     kind = T.kind
@@ -457,8 +466,7 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
             city = cities[q]
             cb = base + i * k
             for slot, m in on.items():
-                idx.append(cb + kind[city[slot]])
-                val.append(TILE_CUBES_CAP if m > TILE_CUBES_CAP else m)
+                v[cb + kind[city[slot]]] = TILE_CUBES_CAP if m > TILE_CUBES_CAP else m
     # tourists
     th, ton, txy, tu = off["tourist_host"], off["tourist_on_tile"], off["tourist_xy"], off["tourist_used"]
     tslots = state.tourist_slot
@@ -467,68 +475,64 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
         if h < 0:
             continue
         ti = rel[kk] if kk < n else n
-        one(th + ti * n + rel[h])
+        v[th + ti * n + rel[h]] = 1
         sl = tslots[kk]
         if sl >= 0:
-            one(ton + ti)
-            idx += (txy + 2 * ti, txy + 2 * ti + 1)
-            val += sxy[sl]
+            v[ton + ti] = 1
+            v[txy + 2 * ti], v[txy + 2 * ti + 1] = sxy[sl]
         if used[kk]:
-            one(tu + ti)
+            v[tu + ti] = 1
     # the board
     base = off["projects"]
     for r, row in enumerate(state.projects):
         for x in row:
-            one(base + 3 * x + r)
+            v[base + 3 * x + r] = 1
     decks = state.decks
+    j = T.supply_block[0]
+    v[j] = len(decks[1])
+    v[j + 1] = len(decks[2])
+    v[j + 2] = len(decks[3])
+    j += 3
+    levels = len(T.levels)
     taken = state.plants_taken
-    supply = [len(decks[1]), len(decks[2]), len(decks[3])]
-    nxt = []
     for lv, size, cubes_of in T.levels:
         gone = taken[lv]
         if gone < size:
-            supply.append(size - gone)
-            nxt.append(cubes_of[gone])
-        else:
-            supply.append(0)
-            nxt.append(0)
-    a, b = T.supply_block
-    v[a:b] = supply + nxt
+            v[j] = size - gone
+            v[j + levels] = cubes_of[gone]
+        j += 1
     hc = state.highest_culture
     if hc >= 0:
-        one(off["highest_culture"] + rel[hc])
+        v[off["highest_culture"] + rel[hc]] = 1
     if n == 2:
-        idx.append(off["neutral_culture"])
-        val.append(state.neutral_culture)
+        v[off["neutral_culture"]] = state.neutral_culture
     # the pending decision
     if state.pending_tile >= 0:
-        one(off["pending_tile"] + kind[state.pending_tile])
+        v[off["pending_tile"] + kind[state.pending_tile]] = 1
     if step == S_PAY or step == S_FREE:
-        one(off["pending_slot_known"])
+        v[off["pending_slot_known"]] = 1
         j = off["pending_slot_xy"]
-        idx += (j, j + 1)
-        val += sxy[state.pending_slot]
+        v[j], v[j + 1] = sxy[state.pending_slot]
     elif step == S_TOKEN:
-        one(off["pending_token"] + state.token_index)
+        v[off["pending_token"] + state.token_index] = 1
     elif step == S_EFFECT:
         base = off["pending_effects"]
         city = cities[state.player]
         for slot in state.pending_effects:
-            one(base + kind[city[slot]])
-    if state.cubes_due >= 0:
-        idx.append(off["remaining_cost"])
-        val.append(COST_CAP if state.cubes_due > COST_CAP else state.cubes_due)
+            v[base + kind[city[slot]]] = 1
+    due = state.cubes_due
+    if due >= 0:
+        v[off["remaining_cost"]] = COST_CAP if due > COST_CAP else due
     if phase == P_EXECUTIVE and state.executive_started:
-        idx += (off["activations_left"], off["activations_made"])
-        val += (state.activations_left, state.activations_made)
+        v[off["activations_left"]] = state.activations_left
+        v[off["activations_made"]] = state.activations_made
     # Prosperity: the own hand and the Lakes (their coordinates go to city_xy); hand sizes are with the tracks
-    if T.pros:
+    if hands:
         first = T.first_pros
-        hands = state.hands
         if seat is not None:
             base = off["hand"]
             for x in hands[seat]:
-                one(base + x - first)
+                v[base + x - first] = 1
         lb = off["city_lake"]
         c_xy = off["city_xy"]
         npros = T.npros
@@ -537,13 +541,9 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
             if lakes:
                 xb = c_xy + i * 2 * k
                 for slot, x in lakes:
-                    one(lb + i * npros + x - first)
-                    idx += (xb + 2 * x, xb + 2 * x + 1)
-                    val += sxy[slot]
-    v[ones] = 1.0
-    if idx:
-        v[idx] = val
-    return v
+                    v[lb + i * npros + x - first] = 1
+                    v[xb + 2 * x], v[xb + 2 * x + 1] = sxy[slot]
+    return np.frombuffer(v, dtype=np.float32)
 
 
 # --- the longest game ------------------------------------------------------------------------------------
