@@ -183,15 +183,18 @@ def test_tensor_equals_the_observation_encoded_slice_by_slice(n, prosperity):
                 _assert_matches_observation(s, seat)
 
 
-def test_interleaved_games_with_cities_of_the_same_size_keep_their_own_values():
-    """The encoder remembers recent cities; states of two games taken in turn (same round, cities of
-    the same sizes, different tiles) each still give their own observation."""
+def test_interleaved_games_keep_their_own_values():
+    """The encoder remembers recent sets of cities; states of more games than it remembers, taken in
+    turn (same rounds, cities of the same sizes, different tiles), each still give their own
+    observation, for the seat to move and for another seat."""
     g = _game(4)
-    a = list(_random_states(g, 11))
-    b = list(_random_states(g, 12))
-    for sa, sb in zip(a[::2], b[::2]):
-        for s in (sa, sb, sa):
-            _assert_matches_observation(s, s.current_player() if not s.is_terminal() else 0)
+    games = [list(_random_states(g, 40 + k, every=7)) for k in range(10)]
+    for step in range(min(map(len, games))):
+        for states in games + games[:3]:
+            s = states[step]
+            mover = s.current_player() if not s.is_terminal() else 0
+            _assert_matches_observation(s, mover)
+            _assert_matches_observation(s, (mover + 1) % 4)
 
 
 def test_the_observers_own_values_come_first():
@@ -317,7 +320,8 @@ def test_the_prosperity_hand_is_the_observers_alone():
     red_hand = {tile(h["tile"]) - first for h in s.observation(RED)["players"][RED]["prosperity_hand"]}
     v = s.observation_tensor(RED)
     assert set(np.flatnonzero(lay.view(v, "hand"))) == red_hand >= {tile("casino") - first, tile("bus_station") - first}
-    assert lay.view(s.observation_tensor(GREEN), "hand").sum() == len(s.observation(GREEN)["players"][GREEN]["prosperity_hand"])
+    green_hand = s.observation(GREEN)["players"][GREEN]["prosperity_hand"]
+    assert lay.view(s.observation_tensor(GREEN), "hand").sum() == len(green_hand)
     assert lay.view(s.observation_tensor(None), "hand").sum() == 0
     sizes = [len(s.observation(q)["players"][q]["prosperity_hand"]) for q in range(4)]
     assert list(lay.view(v, "hand_size")) == [sizes[q] for q in seat_order(RED, 4)]

@@ -24,9 +24,13 @@ Conventions:
 - Values the rules do not bound (prestige, energy cubes, progress moved in all) are clipped at
   the documented caps.
 
-Speed: the index tables are built once per game object (kept in ``game.__dict__``); a call
-fills a zero vector with two fancy-index assignments from Python lists, without building the
-observation dict.
+Speed (an RL adapter calls this at every step): the index tables are built once per game object
+(kept in ``game.__dict__``), and the observation dict is never built. The cities, the bulk of the
+vector, change only when a tile is built or a construction token moves, so each observer's city
+block is kept as a template, found again by comparing the cities' contents; a call copies the
+template and stores the other values into it one by one (a float32 ``array.array``, where a store
+costs less than a NumPy call), then wraps it as a NumPy array. Every cache entry is immutable once
+made and checked by content, so states of any number of games may be mixed.
 """
 
 from __future__ import annotations
@@ -201,8 +205,9 @@ def layout(game) -> TensorLayout:
 
 
 # --- index tables, built once per game --------------------------------------------------------------
-#: most cached city rows (one seat's city, about 1 KB) kept per game object (emptied when full),
-#: and how many sets of cities ``_Tables.city_template`` remembers
+#: most cached city rows (one seat's city, about 2 KB) kept per game object (emptied when full),
+#: and how many sets of cities ``_Tables.city_template`` remembers (each with up to n + 1
+#: templates of the tensor's size)
 CITY_CACHE_SIZE = 4096
 REGION_MEMO = 8
 
@@ -302,6 +307,7 @@ class _Tables:
         return row, self.row_bytes(row)
 
     def _add_tiles(self, row: array, items, tokens) -> None:
+        """Count, flag and place the tiles ``items`` (``(slot, tile)``) in ``row``; set the tokens."""
         kind, sxy, type_of = self.kind, self.sxy, self.type_of
         flags, xy, tok = self.row_parts[1], self.row_parts[2], self.row_parts[3]
         for slot, x in items:
@@ -371,7 +377,9 @@ class _Tables:
                  *[p[3] for p in parts], self.zeros_after]))
         return template
 
+
 def _tables(game) -> _Tables:
+    """The game object's ``_Tables``, built on first use."""
     t = game.__dict__.get(_TABLES_KEY)
     if t is None:
         t = game.__dict__[_TABLES_KEY] = _Tables(game)
