@@ -24,9 +24,9 @@ Conventions (those of PettingZoo's classic environments):
   move);
 - rewards are 0 until the end, then ``state.returns()`` (1 for the winner, 0 for the others; a
   shared 7 Wonders Duel victory gives 0.5 each); every agent is terminated together at the end;
-- ``env()`` wraps ``raw_env`` as PettingZoo's ``classic`` environments do: an illegal action ends
-  the game with reward -1 for its author (``TerminateIllegalWrapper``), an action outside the space
-  is an error, and the order of calls is enforced;
+- ``env()`` behaves as PettingZoo's ``classic`` environments do: an illegal action ends the game
+  with reward -1 for its author, an action outside the space is an error, and the order of calls
+  is enforced; ``raw_env()`` raises ``IllegalActionError`` on an illegal action instead;
 - ``reset(seed=s)`` deals game ``s`` (the same deal as ``citygames play ... --seed s``); a
   ``reset()`` without a seed deals the next game of the generator the last seed started (or of a
   fresh random one);
@@ -73,6 +73,10 @@ class CitygamesAECEnv(AECEnv):
     Args:
         game_id: a registered game id.
         render_mode: ``None`` or ``"ansi"``.
+        illegal_reward: ``None`` (the default): an illegal action raises ``IllegalActionError`` and
+            changes nothing; a number: an illegal action ends the game, its author gets this
+            reward and the others 0 (``info["illegal_action"]`` is set for the author), as
+            PettingZoo's ``TerminateIllegalWrapper`` does.
         **options: the game's options (``load_game(game_id, **options)``).
 
     Attributes:
@@ -85,8 +89,10 @@ class CitygamesAECEnv(AECEnv):
 
     metadata = {"render_modes": ["ansi"], "name": "citygames", "is_parallelizable": False, "render_fps": 1}
 
-    def __init__(self, game_id: str, render_mode: str | None = None, **options):
+    def __init__(self, game_id: str, render_mode: str | None = None, illegal_reward: float | None = None,
+                 **options):
         super().__init__()
+        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
         self.game = load_game(game_id, **options)
@@ -161,10 +167,25 @@ class CitygamesAECEnv(AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
+        n = self.game.num_distinct_actions
+        if not 0 <= action < n:
+            raise ValueError(f"action {action} is outside the action space Discrete({n})")
+        if self.illegal_reward is not None and not any(a.id == action for a in self.state.legal_actions()):
+            self._end_by_illegal_action(agent)
+            return
         self.state.apply_action(int(action))
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._select()
+        self._accumulate_rewards()
+
+    def _end_by_illegal_action(self, agent: str) -> None:
+        """End the game: ``illegal_reward`` for ``agent``, 0 for the others, everybody terminated."""
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.rewards[agent] = self.illegal_reward
+        self.terminations = dict.fromkeys(self.agents, True)
+        self.infos[agent] = dict(self.infos[agent], illegal_action=True)
         self._accumulate_rewards()
 
     def render(self) -> str | None:
@@ -186,12 +207,13 @@ def make_raw_env(game_id: str, render_mode: str | None = None, **options: Any) -
 
 
 def make_env(game_id: str, render_mode: str | None = None, **options: Any):
-    """The environment of ``game_id`` wrapped as PettingZoo's classic environments are
-    (illegal action: the game ends, -1 for its author; out-of-space actions refused; call order
-    enforced)."""
-    env = make_raw_env(game_id, render_mode=render_mode, **options)
-    env = wrappers.TerminateIllegalWrapper(env, illegal_reward=-1)
-    env = wrappers.AssertOutOfBoundsWrapper(env)
+    """The environment of ``game_id`` as PettingZoo's classic environments behave: an illegal
+    action ends the game with -1 for its author, an action outside the space is an error, the
+    order of calls is enforced (``OrderEnforcingWrapper``). The first two are built into the
+    environment rather than stacked as PettingZoo's ``TerminateIllegalWrapper`` and
+    ``AssertOutOfBoundsWrapper``: each wrapper layer costs every attribute read of an AEC loop a
+    Python ``__getattr__`` call, about as much as the engine's own step."""
+    env = CitygamesAECEnv(game_id, render_mode=render_mode, illegal_reward=-1, **options)
     return wrappers.OrderEnforcingWrapper(env)
 
 
