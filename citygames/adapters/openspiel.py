@@ -220,7 +220,7 @@ class CitygamesGame(pyspiel.Game):
             from citygames.core import GameOptionError
             raise GameOptionError(f"unknown parameter(s) {', '.join(unknown)} for {short_name(game_id)}; "
                                   f"known: {', '.join(spec)}")
-        values = {k: given.get(k, v.value() if hasattr(v, "value") else v) for k, v in spec.items()}
+        values = {k: given.get(k, v) for k, v in spec.items()}
         options = {o.name: values[o.name] for o in _game_options(game_info(game_id))}
         self.citygames_game = cg = load_game(game_id, num_players=int(values[PLAYERS_PARAM]), **options)
         seed = int(values[SEED_PARAM])
@@ -368,9 +368,10 @@ class _Engine:
     A fresh initial state holds only its ``CitygamesGame`` (``pending``) and is dealt when first
     used: OpenSpiel builds states through ``new_initial_state()`` for its own purposes (a clone or
     a deserialized state, whose attributes it then overwrites; a throw-away state to measure the
-    tensor shape at every C++ ``ObservationTensor`` call), and these must not use up deals. The
-    observer reads a pending state without dealing it: it shows the next deal (``peek``) and pins
-    that seed, so the state gets that deal when used.
+    tensor shape at every C++ ``ObservationTensor`` call), and these must not use up deals. So
+    the observer's ``set_from``, the one call that state gets, reads a pending state without
+    dealing it: it shows the next deal (``peek``) and pins that seed, so the state gets that deal
+    when used. Every other method deals a pending state.
 
     Attributes:
         state: the citygames state, ``None`` while pending.
@@ -522,7 +523,7 @@ class CitygamesState(pyspiel.State):
     def _action_to_string(self, player: int, action: int) -> str:
         """The engine's ``action_to_string`` (price or penalty in the current context); the
         action's plain text when it does not apply here."""
-        s = self._h.view()
+        s = self._engine()
         try:
             return s.action_to_string(int(action))
         except Exception:
@@ -532,7 +533,7 @@ class CitygamesState(pyspiel.State):
     def returns(self) -> list[float]:
         """Per seat: 0 before the end; then 1 for the winner and 0 for the others (0.5 each on a
         shared 7 Wonders Duel victory)."""
-        return [float(r) for r in self._h.view().returns()]
+        return [float(r) for r in self._engine().returns()]
 
     # --- information --------------------------------------------------------------------
     def observation_json(self, player: int | None) -> str:
@@ -542,7 +543,7 @@ class CitygamesState(pyspiel.State):
         key = ("obs", player)
         text = h.cache.get(key)
         if text is None:
-            text = h.cache[key] = _json(h.view().observation(player))
+            text = h.cache[key] = _json(self._engine().observation(player))
         return text
 
     def information_state(self, player: int) -> str:
@@ -552,7 +553,7 @@ class CitygamesState(pyspiel.State):
         key = ("info", player)
         text = h.cache.get(key)
         if text is None:
-            s = h.view()
+            s = self._engine()
             lines = [f"seat {player}"]
             lines += [_json(e.to_dict()) for e in s.log_for(player)]
             lines.append(self.observation_json(player))
@@ -574,7 +575,7 @@ class CitygamesState(pyspiel.State):
         h = self._h
         text = h.cache.get("str")
         if text is None:
-            s = h.view()
+            s = self._engine()
             text = h.cache["str"] = _plain(s.game.render_text(s, None))
         return text
 
@@ -595,7 +596,7 @@ class CitygamesState(pyspiel.State):
         Raises:
             ValueError: ``player`` is not a seat (e.g. the default at the end of the game).
         """
-        return self._h.view().observation_tensor(self._seat(player)).tolist()
+        return self._engine().observation_tensor(self._seat(player)).tolist()
 
     def observation_string(self, player: int | None = None) -> str:
         """The observation string of ``player`` (default: the seat to move); see ``observation_json``."""
