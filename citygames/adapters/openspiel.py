@@ -378,11 +378,14 @@ class _Engine:
         pending: the ``CitygamesGame`` to deal from, ``None`` once dealt.
         pinned: the seed a pending state was shown with (``None``: not shown yet).
         exact: whether ``state.record()`` rebuilds the state (false after a resample).
-        cache: strings computed for the current state (``"str"``, ``("obs", p)``, ``("info", p)``),
-            cleared at every action.
+        cache: strings computed for the current state (``("obs", p)``, ``("info", p)``), cleared
+            at every action.
+        seen: per seat, ``(log events read, lines, lines used)``: the seat's visible log events
+            as JSON lines, kept across actions (a game's log only grows) and shared with clones,
+            copied on the first write after a branch (``_LogLines``).
     """
 
-    __slots__ = ("state", "pending", "pinned", "exact", "cache")
+    __slots__ = ("state", "pending", "pinned", "exact", "cache", "seen")
 
     def __init__(self, state: State | None, exact: bool = True, pending: CitygamesGame | None = None):
         self.state = state
@@ -390,6 +393,22 @@ class _Engine:
         self.pinned: int | None = None
         self.exact = exact
         self.cache: dict = {}
+        self.seen: dict = {}
+
+    def visible_log(self, seat: int) -> list[str]:
+        """The JSON line of every log event ``seat`` may see, oldest first (do not change it)."""
+        s = self.state if self.state is not None else self.materialize()
+        log = s.log
+        read, lines, used = self.seen.get(seat) or (0, [], 0)
+        if read > len(log):  # not a continuation of what was read: start again
+            read, lines, used = 0, [], 0
+        if read < len(log):
+            if len(lines) != used:  # a clone wrote past our end: copy before writing
+                lines = lines[:used]
+            lines.extend(_json(e.to_dict()) for e in log[read:] if e.visible(seat))
+            read, used = len(log), len(lines)
+            self.seen[seat] = (read, lines, used)
+        return lines if len(lines) == used else lines[:used]
 
     def materialize(self) -> State:
         """Deal the pending game (its pinned seed, else the next seed of its ``CitygamesGame``)."""
@@ -415,6 +434,8 @@ class _Engine:
         out = _Engine(s.clone(), self.exact)
         if self.cache:
             out.cache = self.cache.copy()
+        if self.seen:
+            out.seen = self.seen.copy()
         return out
 
     def __reduce__(self):
@@ -432,9 +453,24 @@ def _engine_from_dict(game_id: str, options: dict, data: dict) -> _Engine:
     return _Engine(load_game(game_id, **options).state_from_dict(data), exact=False)
 
 
+#: boards (``str(state)``) of states that their record rebuilds, by (game, seed, position,
+#: actions): OpenSpiel's tests print a state and its clone after every action, and a board
+#: takes milliseconds to draw
+_BOARDS: dict = {}
+_BOARDS_SIZE = 64
+
+
+def _tag_text(match) -> str:
+    full, escapes, _ = match.groups()
+    backslashes, escaped = divmod(len(escapes), 2)
+    return "\\" * backslashes + (full[len(escapes):] if escaped else "")
+
+
 def _plain(markup: str) -> str:
-    from rich.text import Text
-    return Text.from_markup(markup).plain
+    """``markup`` with rich's console markup tags removed and its escapes undone: the text of
+    ``rich.text.Text.from_markup(markup, emoji=False).plain``, at a tenth of its cost."""
+    from rich.markup import RE_TAGS
+    return RE_TAGS.sub(_tag_text if "\\" in markup else "", markup)
 
 
 def _json(data) -> str:
@@ -553,11 +589,8 @@ class CitygamesState(pyspiel.State):
         key = ("info", player)
         text = h.cache.get(key)
         if text is None:
-            s = self._engine()
-            lines = [f"seat {player}"]
-            lines += [_json(e.to_dict()) for e in s.log_for(player)]
-            lines.append(self.observation_json(player))
-            text = h.cache[key] = "\n".join(lines)
+            text = h.cache[key] = "\n".join((f"seat {player}", *h.visible_log(player),
+                                             self.observation_json(player)))
         return text
 
     def resample_from_infostate(self, player_id: int, probability_sampler: Callable[[], float]) -> "CitygamesState":
@@ -573,10 +606,15 @@ class CitygamesState(pyspiel.State):
     def __str__(self) -> str:
         """The spectator's board as plain text (``game.render_text(state, None)`` without markup)."""
         h = self._h
-        text = h.cache.get("str")
+        s = self._engine()
+        key = (s.game, s.seed, getattr(s, "origin", None), tuple(s.history)) if h.exact else None
+        text = _BOARDS.get(key) if key is not None else None
         if text is None:
-            s = self._engine()
-            text = h.cache["str"] = _plain(s.game.render_text(s, None))
+            text = _plain(s.game.render_text(s, None))
+            if key is not None:
+                _BOARDS[key] = text
+                if len(_BOARDS) > _BOARDS_SIZE:
+                    _BOARDS.pop(next(iter(_BOARDS)))
         return text
 
     # The three views below answer Python callers directly; OpenSpiel's C++ side reaches the same
