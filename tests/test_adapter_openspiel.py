@@ -246,7 +246,7 @@ def test_resample_keeps_the_players_information(game_id):
             assert r.history() == state.history()
             assert r.information_state_string(p) == state.information_state_string(p)
             assert r.observation_string(p) == state.observation_string(p)
-            assert r.observation_tensor(p) == state.observation_tensor(p)
+            assert np.array_equal(r.observation_tensor(p), state.observation_tensor(p))
             assert r.legal_actions() == state.legal_actions() or p != state.current_player()
             changed += cgo.engine_state(r).to_dict() != cgo.engine_state(state).to_dict()
             # the resampled world plays on, and serializes as its full state

@@ -27,9 +27,10 @@ A state wraps a citygames state (``engine_state(state)`` returns it):
 
 - ``legal_actions()``: the ids (``game.encode``) of the legal actions, sorted; action strings are
   the engine's ``action_to_string`` (the action with its price or penalty in context);
-- ``observation_tensor(player)``: the engine's ``observation_tensor(player)`` (float32, length
-  ``game.observation_tensor_size()``; layout in the game package's ``TENSOR.md``); the observer
-  of ``make_py_observer`` also gives each named slice of the layout in ``dict``;
+- ``observation_tensor(player)``: the engine's ``observation_tensor(player)``, a float32 NumPy
+  vector (OpenSpiel's C++ games give a list) of length ``game.observation_tensor_size()``, laid
+  out as the game package's ``TENSOR.md`` says; the observer of ``make_py_observer`` also gives
+  each named slice of the layout in ``dict``;
 - ``observation_string(player)``: the seat's observation (``state.observation(player)``, what the
   browser and the bots read) as compact JSON with sorted keys;
 - ``information_state_string(player)``: ``"seat P"``, then every log event the seat may see (its
@@ -627,14 +628,16 @@ class CitygamesState(pyspiel.State):
             raise ValueError(f"player {player} is not a seat (0..{self.num_players() - 1})")
         return player
 
-    def observation_tensor(self, player: int | None = None) -> list[float]:
-        """The engine's ``observation_tensor(player)`` as a list of floats (OpenSpiel's type),
-        length ``game.observation_tensor_size()``; ``player`` defaults to the seat to move.
+    def observation_tensor(self, player: int | None = None) -> np.ndarray:
+        """The engine's ``observation_tensor(player)``: a new float32 NumPy vector of length
+        ``game.observation_tensor_size()``; ``player`` defaults to the seat to move. (OpenSpiel's
+        C++ games return a list of floats; a list of a few thousand floats costs more than the
+        tensor itself, and every learning library takes the array.)
 
         Raises:
             ValueError: ``player`` is not a seat (e.g. the default at the end of the game).
         """
-        return self._engine().observation_tensor(self._seat(player)).tolist()
+        return self._engine().observation_tensor(self._seat(player))
 
     def observation_string(self, player: int | None = None) -> str:
         """The observation string of ``player`` (default: the seat to move); see ``observation_json``."""
