@@ -46,6 +46,13 @@ def random_moves(state, rng: np.random.RandomState, k: int | None = None) -> lis
     return done
 
 
+def fresh_info(engine, seat: int) -> str:
+    """The information-state string of ``seat`` built from scratch from the engine state (the
+    adapter builds it incrementally and shares it between clones and resamples)."""
+    lines = [f"seat {seat}"] + [cgo._json(e.to_dict()) for e in engine.log_for(seat)]
+    return "\n".join(lines + [cgo._json(engine.observation(seat))])
+
+
 def check_state(state) -> None:
     """What ``random_sim_test`` calls at every state: the tensors, strings and serialization of
     the adapter agree with the engine (the serialization round trip at OpenSpiel's own schedule:
@@ -59,6 +66,8 @@ def check_state(state) -> None:
         assert state.information_state_string(p).startswith(f"seat {p}\n")
     n = len(state.history())
     if n < 10 or (n & (n - 1)) == 0:
+        for p in range(game.num_players()):
+            assert state.information_state_string(p) == fresh_info(engine, p)
         again = game.deserialize_state(state.serialize())
         assert again.history() == state.history()
         assert cgo.engine_state(again).to_dict() == engine.to_dict()
@@ -245,6 +254,8 @@ def test_resample_keeps_the_players_information(game_id):
             assert isinstance(r, cgo.CitygamesState)
             assert r.history() == state.history()
             assert r.information_state_string(p) == state.information_state_string(p)
+            assert fresh_info(cgo.engine_state(r), p) == fresh_info(cgo.engine_state(state), p)
+            assert state.information_state_string(p) == fresh_info(cgo.engine_state(state), p)
             assert r.observation_string(p) == state.observation_string(p)
             assert np.array_equal(r.observation_tensor(p), state.observation_tensor(p))
             assert r.legal_actions() == state.legal_actions() or p != state.current_player()

@@ -6,7 +6,10 @@ Importing this module registers every game of ``citygames.core.registered_games(
     import pyspiel
     import citygames.adapters.openspiel  # registers the games
     game = pyspiel.load_game("python_citygames_the_capitals", {"players": 2, "prosperity": True})
-    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=False, verbose=False)
+
+(``serialize=True`` needs ``Game::GetRNGState``, which OpenSpiel 2.0 lets no Python game with sampled
+chance provide; ``serialize_game_and_state`` below writes the same format.)
 
 Parameters (``pyspiel`` game parameters): ``players`` (the number of seats, OpenSpiel's usual name
 for the game's ``num_players``), every other option of the game with its default (bool, int or
@@ -43,9 +46,11 @@ A state wraps a citygames state (``engine_state(state)`` returns it):
 - ``resample_from_infostate(player, sampler)``: the engine's ``resample(player, rng)`` with a
   ``citygames.core.Rng`` seeded from one draw of ``sampler``;
 - cloning (``state.clone()``, and OpenSpiel's C++ ``Clone``) uses the engine's hand-written
-  ``clone()``; serialization (``state.serialize()``, ``pyspiel.serialize_game_and_state``) carries
-  the game record (``{game, version, options, seed, actions}``; a resampled state carries its
-  full ``to_dict()`` instead, since its hidden parts no longer follow from the seed).
+  ``clone()``; serialization (``state.serialize()`` / ``game.deserialize_state``) carries the game
+  record (``{game, version, options, seed, actions}``; a resampled state carries its full
+  ``to_dict()`` instead, since its hidden parts no longer follow from the seed);
+  ``serialize_game_and_state`` / ``deserialize_game_and_state`` add the game and where its
+  sequence of deals stands, in the text format of ``pyspiel.serialize_game_and_state``.
 
 ``CitygamesBot`` wraps a citygames bot (``random``, ``greedy``, ...) as a ``pyspiel.Bot``, and
 ``ismcts_bot`` builds OpenSpiel's own ``ISMCTSBot`` (Python, ``open_spiel.python.algorithms``)
@@ -64,7 +69,19 @@ from typing import Any, Callable
 import numpy as np
 import pyspiel
 
-from citygames.core import DATA_OVERRIDES, SIMULTANEOUS, Game, Rng, State, load_game, registered_games, replay
+from citygames.core import (
+    DATA_OVERRIDES,
+    SIMULTANEOUS,
+    Game,
+    GameOptionError,
+    RecordError,
+    Rng,
+    State,
+    load_game,
+    registered_games,
+    replay,
+)
+from citygames.core.records import check_record
 from citygames.core.registry import game_info
 
 __all__ = [
@@ -218,7 +235,6 @@ class CitygamesGame(pyspiel.Game):
         given = dict(params or {})
         unknown = sorted(set(given) - set(spec))
         if unknown:
-            from citygames.core import GameOptionError
             raise GameOptionError(f"unknown parameter(s) {', '.join(unknown)} for {short_name(game_id)}; "
                                   f"known: {', '.join(spec)}")
         values = {k: given.get(k, v) for k, v in spec.items()}
@@ -281,8 +297,6 @@ class CitygamesGame(pyspiel.Game):
         Raises:
             RecordError: the record is not one of this game with these options, or does not replay.
         """
-        from citygames.core import RecordError
-        from citygames.core.records import check_record
         if isinstance(record, str):
             record = json.loads(record)
         check_record(record)
@@ -382,8 +396,9 @@ class _Engine:
         cache: strings computed for the current state (``("obs", p)``, ``("info", p)``), cleared
             at every action.
         seen: per seat, ``(log events read, lines, lines used)``: the seat's visible log events
-            as JSON lines, kept across actions (a game's log only grows) and shared with clones,
-            copied on the first write after a branch (``_LogLines``).
+            as JSON lines, kept across actions (a game's log only grows) and shared with clones:
+            a holder extends the list in place while it owns its end, and copies its part
+            before writing after another holder did.
     """
 
     __slots__ = ("state", "pending", "pinned", "exact", "cache", "seen")
@@ -600,8 +615,16 @@ class CitygamesState(pyspiel.State):
         from one draw of ``probability_sampler`` (a callable returning a float in [0, 1), e.g.
         ``pyspiel.UniformProbabilitySampler``). The new state keeps this one's ``history()``."""
         seed = int(float(probability_sampler()) * (1 << 53))
+        player_id = int(player_id)
+        h = self._h
         new = self.clone()
-        new._h = _Engine(self._engine().resample(int(player_id), Rng(seed)), exact=False)
+        new._h = nh = _Engine(self._engine().resample(player_id, Rng(seed)), exact=False)
+        # what the seat sees is the same in every world of its information set
+        for key in (("obs", player_id), ("info", player_id)):
+            if key in h.cache:
+                nh.cache[key] = h.cache[key]
+        if player_id in h.seen:
+            nh.seen[player_id] = h.seen[player_id]
         return new
 
     def __str__(self) -> str:
