@@ -421,3 +421,24 @@ def test_pyspiel_serialize_game_and_state_needs_the_game_rng_state():
     state = game.new_initial_state()
     with pytest.raises(pyspiel.SpielError, match="GetRNGState"):
         pyspiel.serialize_game_and_state(game, state)
+
+
+def test_game_type_follows_the_game_info(monkeypatch):
+    # no game has simultaneous steps or a general-sum outcome yet: the mapping, on toy variants
+    import dataclasses
+
+    toy = game_info("toy")
+    variants = {
+        "toy_simultaneous": dataclasses.replace(toy, simultaneous_moves=True, utility_sum=None),
+        "toy_zero_sum": dataclasses.replace(toy, utility_sum=0.0, min_utility=-1.0),
+    }
+    monkeypatch.setattr(cgo, "game_info", variants.__getitem__)
+    gtype = cgo.game_type("toy_simultaneous")
+    assert gtype.dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    assert gtype.utility == pyspiel.GameType.Utility.GENERAL_SUM
+    assert cgo.game_type("toy_zero_sum").utility == pyspiel.GameType.Utility.ZERO_SUM
+
+
+def test_a_negative_rng_seed_starts_from_a_random_deal():
+    a, b = spiel("toy", rng_seed=-1), spiel("toy", rng_seed=-1)
+    assert a.next_seed >= 0 and b.next_seed >= 0 and a.next_seed != b.next_seed
