@@ -442,3 +442,16 @@ def test_game_type_follows_the_game_info(monkeypatch):
 def test_a_negative_rng_seed_starts_from_a_random_deal():
     a, b = spiel("toy", rng_seed=-1), spiel("toy", rng_seed=-1)
     assert a.next_seed >= 0 and b.next_seed >= 0 and a.next_seed != b.next_seed
+
+
+def test_games_and_states_pickle():
+    import pickle
+    game = spiel("the_capitals", rng_seed=8, num_players=3)
+    state = game.new_initial_state()
+    random_moves(state, np.random.RandomState(10), 20)
+    again = pickle.loads(pickle.dumps(state))
+    assert isinstance(again, cgo.CitygamesState)
+    assert again.history() == state.history() and str(again) == str(state)
+    assert str(again.get_game()) == str(game) and again.get_game().next_seed == game.next_seed == 9
+    game2 = pickle.loads(pickle.dumps(game))
+    assert str(game2) == str(game) and str(game2.new_initial_state()) == str(game.new_initial_state())

@@ -319,6 +319,11 @@ class CitygamesGame(pyspiel.Game):
         state._h = _Engine(engine, exact)
         return state
 
+    def __reduce__(self):
+        """Pickle as the game string and where the deals stand (OpenSpiel's own pickling needs
+        ``Game::GetRNGState``, which a Python game cannot provide)."""
+        return _game_from_string, (str(self), self.next_seed)
+
     def make_py_observer(self, iig_obs_type=None, params=None) -> "CitygamesObserver":
         """The observer of ``iig_obs_type`` (OpenSpiel's ``make_observation``): see ``CitygamesObserver``."""
         if isinstance(iig_obs_type, dict):  # OpenSpiel's C++ side passes only params when no type is given
@@ -364,6 +369,16 @@ def deserialize_game_and_state(text: str) -> tuple[CitygamesGame, "CitygamesStat
     if rng and isinstance(game, CitygamesGame):
         game.next_seed = int(rng[0])
     return game, game.deserialize_state("\n".join(sections["[State]"]))
+
+
+def _game_from_string(text: str, next_seed: int) -> CitygamesGame:
+    game = pyspiel.load_game(text)
+    game.next_seed = next_seed
+    return game
+
+
+def _state_from_text(text: str) -> "CitygamesState":
+    return deserialize_game_and_state(text)[1]
 
 
 def engine_state(state: "CitygamesState") -> State:
@@ -506,6 +521,11 @@ class CitygamesState(pyspiel.State):
     def __init__(self, game: CitygamesGame):
         super().__init__(game)
         self._h = _Engine(None, True, game)
+
+    def __reduce__(self):
+        """Pickle as ``serialize_game_and_state`` (OpenSpiel's own pickling needs
+        ``Game::GetRNGState``); the unpickled state comes with its own copy of the game."""
+        return _state_from_text, (serialize_game_and_state(self.get_game(), self),)
 
     def _engine(self) -> State:
         h = self._h
