@@ -50,7 +50,8 @@ A state wraps a citygames state (``engine_state(state)`` returns it):
   record (``{game, version, options, seed, actions}``; a resampled state carries its full
   ``to_dict()`` instead, since its hidden parts no longer follow from the seed);
   ``serialize_game_and_state`` / ``deserialize_game_and_state`` add the game and where its
-  sequence of deals stands, in the text format of ``pyspiel.serialize_game_and_state``.
+  sequence of deals stands, in the text format of ``pyspiel.serialize_game_and_state``; games
+  and states pickle through them.
 
 ``CitygamesBot`` wraps a citygames bot (``random``, ``greedy``, ...) as a ``pyspiel.Bot``, and
 ``ismcts_bot`` builds OpenSpiel's own ``ISMCTSBot`` (Python, ``open_spiel.python.algorithms``)
