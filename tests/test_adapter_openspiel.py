@@ -76,6 +76,10 @@ def check_state(state) -> None:
 
 # --- registration, GameType and GameInfo ---------------------------------------------------------
 def test_every_registered_game_is_a_pyspiel_game():
+    # the built-in games are registered on import; games registered later (as tests do) by
+    # register_all() or register(game_id)
+    assert {cgo.short_name(g) for g in REAL_GAMES} <= set(pyspiel.registered_names())
+    assert set(cgo.register_all()) == {cgo.short_name(g) for g in registered_games()}
     names = set(pyspiel.registered_names())
     for game_id in registered_games():
         assert cgo.short_name(game_id) in names
