@@ -459,3 +459,17 @@ def test_games_and_states_pickle():
     assert str(again.get_game()) == str(game) and again.get_game().next_seed == game.next_seed == 9
     game2 = pickle.loads(pickle.dumps(game))
     assert str(game2) == str(game) and str(game2.new_initial_state()) == str(game.new_initial_state())
+
+
+def test_seeded_ismcts_games_replay_exactly():
+    game = spiel("seven_wonders_duel", rng_seed=4)
+    # (OpenSpiel's default resampler, seeded anew at random every simulation, gives three
+    # different games in three runs here)
+    histories = []
+    for _ in range(3):
+        game.next_seed = 4
+        state = game.new_initial_state()
+        bots = [cgo.ismcts_bot(game, max_simulations=15, seed=5), cgo.CitygamesBot("random", seed=6)]
+        evaluate_bots.evaluate_bots(state, bots, np.random.RandomState(0))
+        histories.append(state.history())
+    assert histories[0] == histories[1] == histories[2]

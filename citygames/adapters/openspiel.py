@@ -819,8 +819,7 @@ def ismcts_bot(game: CitygamesGame, max_simulations: int = 100, seed: int = 0, u
                n_rollouts: int = 1, max_world_samples: int = -1):
     """OpenSpiel's Python ``ISMCTSBot`` (``open_spiel.python.algorithms.ismcts``: information-set
     MCTS, Cowling, Powley & Whitehouse 2012) for ``game``, with a ``RandomRolloutEvaluator`` of
-    ``n_rollouts`` random play-outs to the end of the game; both draw from NumPy
-    ``RandomState``s seeded from ``seed``. It searches from the mover's information set through
+    ``n_rollouts`` random play-outs to the end of the game. It searches from the mover's information set through
     ``resample_from_infostate`` (the engine's ``resample``) and keys its tree by
     ``information_state_string``.
 
@@ -834,14 +833,23 @@ def ismcts_bot(game: CitygamesGame, max_simulations: int = 100, seed: int = 0, u
         n_rollouts: random play-outs per evaluated leaf.
         max_world_samples: -1 draws a new world at every simulation; ``k > 0`` reuses ``k`` of them.
 
+    The tree search, the play-outs and the worlds (``resample_from_infostate`` through the bot's
+    ``set_resampler``) draw from NumPy ``RandomState``s seeded from ``seed``, so a game between
+    seeded bots replays exactly.
+
     Returns:
         a ``pyspiel.Bot`` (a subclass of OpenSpiel's ``ISMCTSBot`` adding ``restart_at`` and
         ``inform_action``, which ``evaluate_bots`` calls).
     """
     from open_spiel.python.algorithms import mcts
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=n_rollouts, random_state=np.random.RandomState(seed + 1))
-    return _ismcts_class()(game=game, evaluator=evaluator, uct_c=uct_c, max_simulations=max_simulations,
-                           max_world_samples=max_world_samples, random_state=np.random.RandomState(seed))
+    bot = _ismcts_class()(game=game, evaluator=evaluator, uct_c=uct_c, max_simulations=max_simulations,
+                          max_world_samples=max_world_samples, random_state=np.random.RandomState(seed))
+    # OpenSpiel's default resampler draws from a new randomly seeded UniformProbabilitySampler at
+    # every simulation; a seeded one makes the bot's games reproducible
+    worlds = np.random.RandomState(seed + 2)
+    bot.set_resampler(lambda state, player: state.resample_from_infostate(player, worlds.random_sample))
+    return bot
 
 
 register_all()
