@@ -462,7 +462,7 @@ def test_games_and_states_pickle():
 
 
 def test_seeded_ismcts_games_replay_exactly():
-    game = spiel("seven_wonders_duel", rng_seed=4)
+    game = spiel("toy", rng_seed=4)
     # (OpenSpiel's default resampler, seeded anew at random every simulation, gives three
     # different games in three runs here)
     histories = []
