@@ -24,12 +24,18 @@ Conventions:
 - Values the rules do not bound (prestige, energy cubes, progress moved in all) are clipped at
   the documented caps.
 
-Speed: the index tables are built once per game object (kept in ``game.__dict__``); a call
-fills a zero vector with two fancy-index assignments from Python lists, without building the
-observation dict.
+Speed (an RL adapter calls this at every step): the index tables are built once per game object
+(kept in ``game.__dict__``), and the observation dict is never built. The cities, the bulk of the
+vector, change only when a tile is built or a construction token moves, so each observer's city
+block is kept as a template, found again by comparing the cities' contents; a call copies the
+template and stores the other values into it one by one (a float32 ``array.array``, where a store
+costs less than a NumPy call), then wraps it as a NumPy array. Every cache entry is immutable once
+made and checked by content, so states of any number of games may be mixed.
 """
 
 from __future__ import annotations
+
+from array import array
 
 import numpy as np
 
@@ -37,7 +43,8 @@ from citygames.core.tensor import TensorLayout
 
 from .components import CULTURE, EMP, MONEY, NT, NTYPES, POP, PROG, PS, TYPE_NAMES, Components
 from .end import BEFORE_EXPO, END_OF_GAME, has_effect
-from .steps import P_END, P_EXECUTIVE, P_POLITICS, PHASE_NAMES, S_EFFECT, S_FREE, S_PAY, S_TOKEN, STEP_NAMES
+from .steps import (P_END, P_EXECUTIVE, P_POLITICS, PHASE_NAMES, S_EFFECT, S_FREE, S_PAY, S_TOKEN, STEP_KEYS,
+                    STEP_NAMES)
 
 #: caps of the values the rules leave unbounded (values beyond are clipped)
 PRESTIGE_CAP = 150      # |prestige| (random 5-player games reach about -110, greedy ones +55)
@@ -107,7 +114,8 @@ def layout(game) -> TensorLayout:
         ("era", 3, 0, 1, "one-hot", "the era of the round, I to III"),
         ("phase", len(PHASE_NAMES), 0, 1, "one-hot", "the phase: " + ", ".join(PHASE_NAMES)),
         ("step", len(STEP_NAMES), 0, 1, "one-hot",
-         "the pending decision (steps.STEP_NAMES; \"none\" at the end): " + ", ".join(STEP_NAMES)),
+         "the pending decision (steps.STEP_NAMES, by their position keys): " + ", ".join(STEP_KEYS)
+         + " (none at the end)"),
         ("seat", n, 0, 1, "one-hot", "the observer's seat (colour index; all 0 for a spectator)"),
         ("to_move", n, 0, 1, "one-hot", "the seat to move, from the observer on (all 0 at the end)"),
         ("turn_order", (n, n), 0, 1, "one-hot", f"{per_seat}: its place in the round's turn order"),
@@ -135,6 +143,11 @@ def layout(game) -> TensorLayout:
          f"{per_seat}: cubes printed on its power plant"),
         ("upgrades_due", n, 0, UPGRADES_CAP, "count",
          f"{per_seat}: power-plant upgrades owed, clipped at {UPGRADES_CAP}"),
+    ]
+    if pros:
+        s.append(("hand_size", n, 0, max(c.prosperity_hand.values()), "count",
+                  f"{per_seat}: prosperity tiles in its hand"))
+    s += [
         ("tiles_by_type", (n, NTYPES), 0, m, "count",
          f"{per_seat}: tiles in its city by type ({', '.join(TYPE_NAMES)})"),
         ("city_tile", (n, k), 0, 1, "flag",
@@ -175,17 +188,16 @@ def layout(game) -> TensorLayout:
          "(x, y) of the tile being paid for, or the tile giving the free activation, in the mover's city"),
         ("pending_token", 2, 0, 1, "one-hot", "which construction token may move (administration)"),
         ("pending_effects", k, 0, 1, "flag",
-         "per tile kind: 1 where the mover's end-game effect is still to resolve (effect decision)"),
+         "per tile kind: 1 where the mover's effect before the last Expo or at the end is still to resolve "
+         "(effect decision)"),
         ("remaining_cost", 1, 0, COST_CAP, "cubes",
          f"cubes still to pay for the activation in progress (0 none), clipped at {COST_CAP}"),
         ("activations_left", 1, 0, max_acts, "count", "activations the mover may still make this executive phase"),
         ("activations_made", 1, 0, max_acts, "count", "activations the mover made this executive phase"),
     ]
     if pros:
-        hand = max(c.prosperity_hand.values())
         s += [
             ("hand", npros, 0, 1, "flag", "per prosperity tile: 1 in the observer's hand (all 0 for a spectator)"),
-            ("hand_size", n, 0, hand, "count", f"{per_seat}: prosperity tiles in its hand"),
             ("city_lake", (n, npros), 0, 1, "flag",
              f"{per_seat}, per prosperity tile: 1 where revealed for a Lake of its city (the Lake at city_xy)"),
         ]
@@ -193,8 +205,9 @@ def layout(game) -> TensorLayout:
 
 
 # --- index tables, built once per game --------------------------------------------------------------
-#: most cached city rows (one seat's city, about 1 KB) kept per game object (emptied when full),
-#: and how many sets of cities ``_Tables.city_region`` remembers
+#: most cached city rows (one seat's city, about 2 KB) kept per game object (emptied when full),
+#: and how many sets of cities ``_Tables.city_template`` remembers (each with up to n + 1
+#: templates of the tensor's size)
 CITY_CACHE_SIZE = 4096
 REGION_MEMO = 8
 
@@ -236,25 +249,27 @@ class _Tables:
                 assert lay[x].stop == lay[y].offset, f"tensor slices {x} and {y} must be adjacent"
             return lay[names[0]].offset, lay[names[-1]].stop
 
+        # per seat position i: the indices of its 14 track values (and its hand size, or -1)
+        start = lay["money"].offset
+        self.track_dst = [tuple(start + i + m * n for m in range(14)) + (start + i + 14 * n if self.pros else -1,)
+                          for i in range(n)]
         self.tracks_block = block("money", "culture", "employment", "population", "public_service", "progress",
                                   "progress_total", "prestige", "prestige_known", "plant_cubes", "plant_level",
-                                  "plant_activations", "plant_printed_cubes", "upgrades_due")
+                                  "plant_activations", "plant_printed_cubes", "upgrades_due",
+                                  *(("hand_size",) if self.pros else ()))
         self.city_block = block("tiles_by_type", "city_tile", "city_xy", "tokens")
         self.supply_block = block("deck_sizes", "plants_left", "next_plant_cubes")
         self.lo_prog, self.hi_prog = -2 * c.loop, 8 * c.loop
         self.city_cache: dict = {}
         self.memo: list = []
-        # per observer: the city block's values in seat order, gathered from the observer on
+        # one seat's city row is [tiles by type | built flags | coordinates | token corners]; a
+        # template is zeros, each part of the rows of the seats from the observer on, zeros
+        names = ("tiles_by_type", "city_tile", "city_xy", "tokens")
+        width = [lay[nm].size // n for nm in names]
+        self.row_size = sum(width)
+        self.row_parts = [sum(width[:j]) for j in range(len(names) + 1)]
         a, b = self.city_block
-        start = {nm: lay[nm].offset - a for nm in ("tiles_by_type", "city_tile", "city_xy", "tokens")}
-        width = {nm: lay[nm].size // n for nm in start}
-        self.rotate = {}
-        for key in range(n):
-            perm = []
-            for nm in ("tiles_by_type", "city_tile", "city_xy", "tokens"):
-                for q in self.orders[key]:
-                    perm.extend(range(start[nm] + q * width[nm], start[nm] + (q + 1) * width[nm]))
-            self.rotate[key] = np.array(perm, dtype=np.intp)
+        self.zeros_before, self.zeros_after = bytes(4 * a), bytes(4 * (self.size - b))
         # slot and corner coordinates
         self.sxy = [(s % g - o, s // g - o) for s in range(g * g)]
         gi = g + 1
@@ -269,59 +284,102 @@ class _Tables:
                        for lv in range(2, c.max_plant_level + 1)]
         self.era_of_round = c.era_of_round
 
-    def city_rows(self, city: dict, tokens) -> tuple:
-        """The rows of one seat's city in the four city slices: ``(tiles by type (NTYPES), built
-        flags (K), coordinates (2K), token corners (4))`` as float32 arrays, cached by the city's
-        contents and tokens."""
+    def city_row(self, city: dict, tokens) -> tuple:
+        """One seat's city as ``(row, parts)``: the float32 ``array.array`` row ``[tiles by type
+        (NTYPES) | built flags (K) | coordinates (2K) | token corners (4)]`` and its four parts as
+        bytes (joined into templates); cached by the city's contents and tokens."""
         key = (tuple(city.items()), tokens[0], tokens[1])
-        rows = self.city_cache.get(key)
-        if rows is None:
-            k = self.k
-            types = np.zeros(NTYPES, dtype=np.float32)
-            flags = np.zeros(k, dtype=np.float32)
-            xy = np.zeros((k, 2), dtype=np.float32)
-            for slot, x in city.items():
-                types[self.type_of[x]] += 1
-                j = self.kind[x]
-                if j >= 0:
-                    flags[j] = 1
-                    xy[j] = self.sxy[slot]
-            tok = np.array(self.cxy[tokens[0]] + self.cxy[tokens[1]], dtype=np.float32)
-            rows = (types, flags, xy.reshape(-1), tok)
+        out = self.city_cache.get(key)
+        if out is None:
+            row = array("f", bytes(4 * self.row_size))
+            self._add_tiles(row, city.items(), tokens)
+            out = row, self.row_bytes(row)
             if len(self.city_cache) >= CITY_CACHE_SIZE:
                 self.city_cache.clear()
-            self.city_cache[key] = rows
-        return rows
+            self.city_cache[key] = out
+        return out
 
-    def city_region(self, state, seat) -> np.ndarray:
-        """Every seat's city rows (``city_rows``), from the observer on, as the values of the city
-        block (tiles_by_type, city_tile, city_xy, tokens).
+    def grown_row(self, row: array, last: dict, city: dict, tokens) -> tuple:
+        """``city_row`` of ``city`` from ``row``, the row of ``last`` (a city ``city`` holds with
+        every tile where it was), and ``tokens``."""
+        row = row[:]
+        self._add_tiles(row, [(slot, x) for slot, x in city.items() if slot not in last], tokens)
+        return row, self.row_bytes(row)
 
-        A city only grows, so this repeats over many steps: the last ``REGION_MEMO`` city sets are
-        remembered (compared by content: copies of the cities and tokens), each with its region
-        in seat order and, made once per observer, rotated for that observer.
+    def _add_tiles(self, row: array, items, tokens) -> None:
+        """Count, flag and place the tiles ``items`` (``(slot, tile)``) in ``row``; set the tokens."""
+        kind, sxy, type_of = self.kind, self.sxy, self.type_of
+        flags, xy, tok = self.row_parts[1], self.row_parts[2], self.row_parts[3]
+        for slot, x in items:
+            row[type_of[x]] += 1
+            j = kind[x]
+            if j >= 0:
+                row[flags + j] = 1
+                row[xy + 2 * j], row[xy + 2 * j + 1] = sxy[slot]
+        row[tok], row[tok + 1] = self.cxy[tokens[0]]
+        row[tok + 2], row[tok + 3] = self.cxy[tokens[1]]
+
+    def row_bytes(self, row: array) -> tuple:
+        """A city row's four parts as bytes (float32), to be joined into templates."""
+        o = self.row_parts
+        return row[:o[1]].tobytes(), row[o[1]:o[2]].tobytes(), row[o[2]:o[3]].tobytes(), row[o[3]:].tobytes()
+
+    def city_template(self, state, seat) -> array:
+        """A float32 ``array.array`` of the layout's size holding the city block (tiles_by_type,
+        city_tile, city_xy, tokens) for observer ``seat`` (every seat's ``city_row``, from the
+        observer on) and zeros elsewhere: the start of the tensor (copy it before writing).
+
+        A city only grows, so this repeats over many steps: the last ``REGION_MEMO`` sets of cities
+        are remembered (compared by content: copies of the cities and tokens) with their rows and,
+        made once per observer, the template. A new set takes the rows of the seats whose city did
+        not change from the latest one and adds the new tiles to the rows of the cities that grew.
         """
         cities = state.city
         tokens = state.tokens
-        for entry in self.memo:
-            if entry[0] == cities and entry[1] == tokens:
+        memo = self.memo
+        size = sum(map(len, cities))   # tells most other sets apart at once
+        for entry in memo:
+            if entry[0] == size and entry[1] == cities and entry[2] == tokens:
                 break
         else:
-            order = self.orders[None]
-            rows = [self.city_rows(cities[q], tokens[q]) for q in order]
-            region = np.concatenate([r[0] for r in rows] + [r[1] for r in rows] + [r[2] for r in rows]
-                                    + [r[3] for r in rows])
-            entry = ([dict(c) for c in cities], [tk[:] for tk in tokens], {None: region, 0: region})
-            self.memo.insert(0, entry)
-            del self.memo[REGION_MEMO:]
-        by_seat = entry[2]
-        region = by_seat.get(seat)
-        if region is None:
-            region = by_seat[seat] = by_seat[None][self.rotate[seat]]
-        return region
+            n = self.n
+            if memo:
+                last_cities, last_tokens, last_rows, last_parts = memo[0][1:5]
+                copies, rows, parts = [], [], []
+                for q in range(n):
+                    city, last = cities[q], last_cities[q]
+                    if last == city and last_tokens[q] == tokens[q]:
+                        copies.append(last)
+                        rows.append(last_rows[q])
+                        parts.append(last_parts[q])
+                        continue
+                    if last.items() <= city.items():   # the city grew (or a token moved): add to its row
+                        row, part = self.grown_row(last_rows[q], last, city, tokens[q])
+                    else:
+                        row, part = self.city_row(city, tokens[q])
+                    copies.append(dict(city))
+                    rows.append(row)
+                    parts.append(part)
+            else:
+                made = [self.city_row(cities[q], tokens[q]) for q in range(n)]
+                copies = [dict(c) for c in cities]
+                rows = [m[0] for m in made]
+                parts = [m[1] for m in made]
+            entry = (size, copies, [tk[:] for tk in tokens], rows, parts, {})
+            memo.insert(0, entry)
+            del memo[REGION_MEMO:]
+        by_seat = entry[5]
+        template = by_seat.get(seat)
+        if template is None:
+            parts = [entry[4][q] for q in self.orders[seat]]
+            template = by_seat[seat] = array("f", b"".join(
+                [self.zeros_before, *[p[0] for p in parts], *[p[1] for p in parts], *[p[2] for p in parts],
+                 *[p[3] for p in parts], self.zeros_after]))
+        return template
 
 
 def _tables(game) -> _Tables:
+    """The game object's ``_Tables``, built on first use."""
     t = game.__dict__.get(_TABLES_KEY)
     if t is None:
         t = game.__dict__[_TABLES_KEY] = _Tables(game)
@@ -337,6 +395,9 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
     from the observer on: hidden parts (deck order, other seats' prestige before the end, other
     seats' prosperity hands) never enter it. Units: coins, cubes, VP, track spaces, squares
     (city coordinates), counts, flags and one-hots.
+
+    The values are written one by one into a copy of the observer's city template (a float32
+    ``array.array``: a store costs less there than a NumPy call), which the result wraps.
     """
     game = state.game
     T = game.__dict__.get(_TABLES_KEY) or _tables(game)
@@ -344,66 +405,63 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
     off = T.off
     order = T.orders[seat]
     rel = T.rel[seat]
-    v = np.zeros(T.size, dtype=np.float32)
-    ones = []
-    idx = []
-    val = []
-    one = ones.append
+    v = T.city_template(state, seat)[:]
     phase = state.phase
     over = phase == P_END
     rnd = state.round
     step = state.step
-    one(off["round"] + rnd - 1)
-    one(off["era"] + T.era_of_round[rnd] - 1)
-    one(off["phase"] + phase)
-    one(off["step"] + step)
+    v[off["round"] + rnd - 1] = 1
+    v[off["era"] + T.era_of_round[rnd] - 1] = 1
+    v[off["phase"] + phase] = 1
+    v[off["step"] + step] = 1
     if seat is not None:
-        one(off["seat"] + seat)
+        v[off["seat"] + seat] = 1
     cur = state.current_player()
     if cur >= 0:
-        one(off["to_move"] + rel[cur])
+        v[off["to_move"] + rel[cur]] = 1
     base = off["turn_order"]
     for pos, q in enumerate(state.order):
-        one(base + rel[q] * n + pos)
+        v[base + rel[q] * n + pos] = 1
     spaces = T.spaces
     base = off["initiative"]
     ini = state.initiative
     for i, q in enumerate(order):
-        one(base + i * spaces + ini[q])
+        v[base + i * spaces + ini[q]] = 1
     if phase == P_POLITICS:
         base = off["chosen_space"]
         for q, sp in enumerate(state.chosen_space):
             if sp >= 0:
-                one(base + rel[q] * spaces + sp)
-    # the tracks block: 14 slices of n values, filled track by track from per-seat columns
+                v[base + rel[q] * spaces + sp] = 1
+    # the tracks block: slices of n values from money to upgrades_due (and hand_size), seat i at +i
     t = state.tracks
     loop = T.loop
     lo_prog, hi_prog = T.lo_prog, T.hi_prog
     plants = T.plants
     plant = state.plant
     upg = state.upgrades_due
-    cols = []
-    for q in order:
+    hands = state.hands if T.pros else None
+    for q, dst in zip(order, T.track_dst):
         b = q * NT
         money, culture, emp, pop, ps, prog, prest, cubes, level = t[b:b + NT]
+        j0, j1, j2, j3, j4, j5, j6, j7, j8, j9, j10, j11, j12, j13, j14 = dst
+        v[j0] = money
+        v[j1] = culture
+        v[j2] = emp
+        v[j3] = pop
+        v[j4] = ps
+        v[j5] = prog % loop
+        v[j6] = hi_prog if prog > hi_prog else (lo_prog if prog < lo_prog else prog)
         if over or q == seat:
-            shown = 1
-            if prest > PRESTIGE_CAP:
-                prest = PRESTIGE_CAP
-            elif prest < -PRESTIGE_CAP:
-                prest = -PRESTIGE_CAP
-        else:
-            shown = prest = 0
+            v[j7] = PRESTIGE_CAP if prest > PRESTIGE_CAP else (-PRESTIGE_CAP if prest < -PRESTIGE_CAP else prest)
+            v[j8] = 1
+        v[j9] = PLANT_CUBES_CAP if cubes > PLANT_CUBES_CAP else cubes
+        v[j10] = level
+        v[j11], v[j12] = plants[plant[q]]
         u = upg[q]
-        cols.append((money, culture, emp, pop, ps, prog % loop,
-                     hi_prog if prog > hi_prog else (lo_prog if prog < lo_prog else prog), prest, shown,
-                     PLANT_CUBES_CAP if cubes > PLANT_CUBES_CAP else cubes, level, *plants[plant[q]],
-                     UPGRADES_CAP if u > UPGRADES_CAP else u))
-    a, b = T.tracks_block
-    v[a:b].reshape(-1, n).T[...] = cols
-    # cities: the cached region, then the cubes on the tiles
-    a, b = T.city_block
-    v[a:b] = T.city_region(state, seat)
+        v[j13] = UPGRADES_CAP if u > UPGRADES_CAP else u
+        if hands:
+            v[j14] = len(hands[q])
+    # cities: the block is in the template; the cubes on the tiles
     k = T.k
     kind = T.kind
     sxy = T.sxy
@@ -416,8 +474,7 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
             city = cities[q]
             cb = base + i * k
             for slot, m in on.items():
-                idx.append(cb + kind[city[slot]])
-                val.append(TILE_CUBES_CAP if m > TILE_CUBES_CAP else m)
+                v[cb + kind[city[slot]]] = TILE_CUBES_CAP if m > TILE_CUBES_CAP else m
     # tourists
     th, ton, txy, tu = off["tourist_host"], off["tourist_on_tile"], off["tourist_xy"], off["tourist_used"]
     tslots = state.tourist_slot
@@ -426,70 +483,64 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
         if h < 0:
             continue
         ti = rel[kk] if kk < n else n
-        one(th + ti * n + rel[h])
+        v[th + ti * n + rel[h]] = 1
         sl = tslots[kk]
         if sl >= 0:
-            one(ton + ti)
-            idx += (txy + 2 * ti, txy + 2 * ti + 1)
-            val += sxy[sl]
+            v[ton + ti] = 1
+            v[txy + 2 * ti], v[txy + 2 * ti + 1] = sxy[sl]
         if used[kk]:
-            one(tu + ti)
+            v[tu + ti] = 1
     # the board
     base = off["projects"]
     for r, row in enumerate(state.projects):
         for x in row:
-            one(base + 3 * x + r)
+            v[base + 3 * x + r] = 1
     decks = state.decks
+    j = T.supply_block[0]
+    v[j] = len(decks[1])
+    v[j + 1] = len(decks[2])
+    v[j + 2] = len(decks[3])
+    j += 3
+    levels = len(T.levels)
     taken = state.plants_taken
-    supply = [len(decks[1]), len(decks[2]), len(decks[3])]
-    nxt = []
     for lv, size, cubes_of in T.levels:
         gone = taken[lv]
         if gone < size:
-            supply.append(size - gone)
-            nxt.append(cubes_of[gone])
-        else:
-            supply.append(0)
-            nxt.append(0)
-    a, b = T.supply_block
-    v[a:b] = supply + nxt
+            v[j] = size - gone
+            v[j + levels] = cubes_of[gone]
+        j += 1
     hc = state.highest_culture
     if hc >= 0:
-        one(off["highest_culture"] + rel[hc])
+        v[off["highest_culture"] + rel[hc]] = 1
     if n == 2:
-        idx.append(off["neutral_culture"])
-        val.append(state.neutral_culture)
+        v[off["neutral_culture"]] = state.neutral_culture
     # the pending decision
     if state.pending_tile >= 0:
-        one(off["pending_tile"] + kind[state.pending_tile])
+        v[off["pending_tile"] + kind[state.pending_tile]] = 1
     if step == S_PAY or step == S_FREE:
-        one(off["pending_slot_known"])
+        v[off["pending_slot_known"]] = 1
         j = off["pending_slot_xy"]
-        idx += (j, j + 1)
-        val += sxy[state.pending_slot]
+        v[j], v[j + 1] = sxy[state.pending_slot]
     elif step == S_TOKEN:
-        one(off["pending_token"] + state.token_index)
+        v[off["pending_token"] + state.token_index] = 1
     elif step == S_EFFECT:
         base = off["pending_effects"]
         city = cities[state.player]
         for slot in state.pending_effects:
-            one(base + kind[city[slot]])
-    if state.cubes_due >= 0:
-        idx.append(off["remaining_cost"])
-        val.append(COST_CAP if state.cubes_due > COST_CAP else state.cubes_due)
+            v[base + kind[city[slot]]] = 1
+    due = state.cubes_due
+    if due >= 0:
+        v[off["remaining_cost"]] = COST_CAP if due > COST_CAP else due
     if phase == P_EXECUTIVE and state.executive_started:
-        idx += (off["activations_left"], off["activations_made"])
-        val += (state.activations_left, state.activations_made)
-    # Prosperity: the own hand, every hand's size, the Lakes (their coordinates go to city_xy)
-    if T.pros:
+        v[off["activations_left"]] = state.activations_left
+        v[off["activations_made"]] = state.activations_made
+    # Prosperity: the own hand and the Lakes (their coordinates go to city_xy); hand sizes are with the tracks
+    if hands:
         first = T.first_pros
-        hands = state.hands
         if seat is not None:
             base = off["hand"]
             for x in hands[seat]:
-                one(base + x - first)
-        base = off["hand_size"]
-        v[base:base + n] = [len(hands[q]) for q in order]
+                v[base + x - first] = 1
         lb = off["city_lake"]
         c_xy = off["city_xy"]
         npros = T.npros
@@ -498,13 +549,9 @@ def observation_tensor(state, seat: int | None) -> np.ndarray:
             if lakes:
                 xb = c_xy + i * 2 * k
                 for slot, x in lakes:
-                    one(lb + i * npros + x - first)
-                    idx += (xb + 2 * x, xb + 2 * x + 1)
-                    val += sxy[slot]
-    v[ones] = 1.0
-    if idx:
-        v[idx] = val
-    return v
+                    v[lb + i * npros + x - first] = 1
+                    v[xb + 2 * x], v[xb + 2 * x + 1] = sxy[slot]
+    return np.frombuffer(v, dtype=np.float32)
 
 
 # --- the longest game ------------------------------------------------------------------------------------
