@@ -12,9 +12,10 @@ table is ``game.observation_tensor_layout().markdown()``).
 
 Speed: the tensor is built every step by learning adapters, so it never calls ``observation()``. It
 reads the state's incremental fields (colour counts, production, chains, science, ...) and index
-tables built once per game object (``_tables``), writes small non-negative integers into a
-``bytearray`` (C-speed slice writes; one Python store per set flag) and converts it once with
-NumPy; the two values that can be negative or large (the scores and the pawn) are written after.
+tables built once per game object (``_tables``), writes small integers into a ``bytearray`` (C-speed
+slice writes; one Python store per set flag) and converts it once with NumPy, reading the bytes as
+signed (the pawn is negative on the observer's side); the rare coins and scores above 127 are written
+after. The legal-action mask (``legal_action_mask``, bound on the state) is built the same way.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from .components import (AGRICULTURE, ARCHITECTURE, BROWN, COLORS, GREY, LAW, MA
                          PHILOSOPHY, PURPLE, RESOURCES, SYMBOLS, YELLOW)
 from .constants import CATEGORIES, DRAFT, LIBRARY, STEP_KEYS, VICTORY_NAMES
 from .draft import draft_round
-from .prices import card_price, wonder_price
 
 #: coins above this are written as this many (the rules set no limit: the bank is unlimited, §11.3);
 #: random and greedy play stay below 100 (TENSOR.md)
@@ -178,10 +178,10 @@ class _Tables:
         ]
         self.layout = lay = TensorLayout(slices)
         self.size = lay.size
-        too_big = [sl.name for sl in lay if sl.name not in ("score", "pawn") and (sl.low < 0 or sl.high > 255)]
-        if too_big:   # only data overrides far from the game can do this
+        too_big = [sl.name for sl in lay if sl.name not in ("score", "coins") and (sl.low < -128 or sl.high > 127)]
+        if too_big or COIN_CAP > 255:   # only data overrides far from the game can do this
             raise NotImplementedError(f"seven_wonders_duel: the observation tensor writes {', '.join(too_big)} as "
-                                      "bytes (0..255), and these data allow values outside that range")
+                                      "signed bytes (-128..127), and these data allow values outside that range")
         for sl in lay:
             setattr(self, "o_" + sl.name, sl.offset)
         assert lay["phase"].offset == 0 and lay["pawn"].offset == lay["score"].offset + 2
@@ -198,6 +198,7 @@ class _Tables:
         self.wonder_needed = [tuple((r, k) for r, k in enumerate(w.cost) if k) for w in c.wonders]
         self.card_coins = [cd.coins for cd in cards]
         self.chain_from = [cd.chain_from for cd in cards]
+        self.is_blue = [cd.color == COLORS.index("blue") for cd in cards]
         # card VP of the plain categories packed into one int (blue, green, yellow: 16 bits each)
         blue, green = COLORS.index("blue"), COLORS.index("green")
         self.vp_pack = [cd.vp if cd.color == blue else cd.vp << 16 if cd.color == green
@@ -480,28 +481,85 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
                             price += m * unit[r]
                     b[ow + w] = price
         else:
-            # one-of producers or a 2-resource reduction (P5, P20): the engine's prices
+            # one-of producers or a 2-resource reduction (P5, P20): prices.trade_cost's method, inlined
+            raw = man = 0
+            for f in one_of[who]:
+                if f[0] < 3:
+                    raw += 1
+                else:
+                    man += 1
+            needed = T.needed
+            card_coins = T.card_coins
+            is_blue = T.is_blue
             for i in acc:
                 x = structure[i]
                 cf = chain_from[x]
                 if cf >= 0 and chained >> cf & 1:
                     b[oc + i] = 1
                 else:
-                    b[o + i] = card_price(s, who, x)
+                    b[o + i] = card_coins[x] + _trade(needed[x], own, unit, raw, man,
+                                                      2 if masonry and is_blue[x] else 0)
+            needed = T.wonder_needed
             for w in wonders[who]:
                 if wc[w] == -1:
-                    b[ow + w] = wonder_price(s, who, w)
+                    b[ow + w] = _trade(needed[w], own, unit, raw, man, 2 if architecture else 0)
     if over:
         if s.winner >= 0:
             b[T.o_winner + (s.winner != me)] = 1
         b[T.o_victory + s.victory] = 1
 
-    out = np.frombuffer(b, np.uint8).astype(np.float32)
+    # the bytes are read as signed: the pawn as it is, coins and scores above 127 (rare) are written after
     o = T.o_score
-    out[o] = sum(vp_me)
-    out[o + 1] = sum(vp_op)
-    out[o + 2] = pawn                            # the pawn follows the scores
+    b[o + 2] = pawn & 255
+    sm, so = sum(vp_me), sum(vp_op)
+    if sm < 128 and so < 128:
+        b[o] = sm
+        b[o + 1] = so
+        if cm < 128 and co < 128:
+            return np.frombuffer(b, np.int8).astype(np.float32)
+    out = np.frombuffer(b, np.int8).astype(np.float32)
+    out[o] = sm
+    out[o + 1] = so
+    out[T.o_coins] = cm
+    out[T.o_coins + 1] = co
     return out
+
+
+def legal_action_mask(s, seat: int | None = None) -> np.ndarray:
+    """``State.legal_action_mask`` written into a ``bytearray``: an ``int8`` vector of length
+    ``game.num_distinct_actions`` with 1 at the id of every legal action of ``seat`` (default: the seat to
+    move), all 0 for a seat not to move and at the end (bound as ``DuelState.legal_action_mask``: cheaper than
+    the generic version, which indexes a NumPy array with a list)."""
+    b = bytearray(s.game.num_distinct_actions)
+    for a in s.legal_actions(seat):
+        b[a.id] = 1
+    return np.frombuffer(b, np.int8)
+
+
+def _trade(needed: tuple, own, unit, raw: int, man: int, reduce: int) -> int:
+    """Coins to buy the ``needed`` resources (``((resource, units), ...)``) with ``own`` production and
+    ``unit`` prices, ``raw`` / ``man`` one-of producers of raw / manufactured resources and ``reduce`` free
+    units: ``prices.trade_cost``'s method (P5, P20) on the observer's values."""
+    r_units = []
+    m_units = []
+    for r, k in needed:
+        k -= own[r]
+        if k > 0:
+            if r < 3:
+                r_units += [unit[r]] * k
+            else:
+                m_units += [unit[r]] * k
+    if raw and r_units:
+        r_units.sort(reverse=True)
+        del r_units[:raw]
+    if man and m_units:
+        m_units.sort(reverse=True)
+        del m_units[:man]
+    units = r_units + m_units
+    if reduce and units:
+        units.sort(reverse=True)
+        del units[:reduce]
+    return sum(units)
 
 
 def _fixed(key: tuple) -> tuple:
@@ -583,4 +641,4 @@ def max_game_length(game) -> int:
     return draft + turns + starters + pairs + wonders
 
 
-__all__ = ["COIN_CAP", "layout", "observation_tensor", "max_game_length"]
+__all__ = ["COIN_CAP", "layout", "observation_tensor", "legal_action_mask", "max_game_length"]
