@@ -378,18 +378,16 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
     prod = s.production
     fixed = s.fixed_price
     sci = s.science
-    if me == 0:
-        cc_me = cc
-        prod_me, prod_swap = prod, prod[NR:] + prod[:NR]
-        block = bytes(cc + prod + sci)
-    else:
-        cc_me = cc[NC:] + cc[:NC]
-        prod_me, prod_swap = prod[NR:] + prod[:NR], prod
-        block = bytes(cc_me + prod_me + sci[NS:] + sci[:NS])
     mil = s.military_tokens
-    mil = bytes(mil) if me == 0 else bytes(mil[2:] + mil[:2])
+    if me == 0:
+        block = bytes(cc + prod + sci)
+        mil = bytes(mil)
+    else:
+        block = bytes(cc[NC:] + cc[:NC] + prod[NR:] + prod[:NR] + sci[NS:] + sci[:NS])
+        mil = bytes(mil[2:] + mil[:2])
+    own = block[2 * NC:2 * NC + 2 * NR]         # production from the observer on
     # a unit costs 2 + the opponent's production of it (P2), or 1 with a fixed price (P3)
-    trade = bytes(prod_swap).translate(T.add_trade_base)
+    trade = (own[NR:] + own[:NR]).translate(T.add_trade_base)
     if True in fixed:
         key = (fixed, me)
         try:
@@ -414,16 +412,17 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
     cpv = T.coins_per_vp
     vp_pack = T.vp_pack
     packed = sum(map(vp_pack.__getitem__, city_me))
-    vp_me = [military[cap + pawn], packed & 0xFFFF, (packed >> 16) & 0xFFFF, packed >> 32,
-             _purple(T, city_me, cc_me, 0, built_me, built_op, cm, co) if cc_me[PURPLE] else 0, wvp_me,
-             _progress(T, tk_me) if tk_me else 0, cm // cpv]
-    packed = sum(map(vp_pack.__getitem__, city_op))
-    vp_op = [military[cap - pawn], packed & 0xFFFF, (packed >> 16) & 0xFFFF, packed >> 32,
-             _purple(T, city_op, cc_me, NC, built_me, built_op, cm, co) if cc_me[NC + PURPLE] else 0, wvp_op,
-             _progress(T, tk_op) if tk_op else 0, co // cpv]
+    packed_op = sum(map(vp_pack.__getitem__, city_op))
+    b_me, b_op = me * NC, op * NC
     db = T.discard_base
-    o = T.o_coins
-    b[o:T.o_score] = [cm, co, db + cc_me[YELLOW], db + cc_me[NC + YELLOW]] + vp_me + vp_op
+    vals = [cm, co, db + cc[b_me + YELLOW], db + cc[b_op + YELLOW],
+            military[cap + pawn], packed & 0xFFFF, (packed >> 16) & 0xFFFF, packed >> 32,
+            _purple(T, city_me, cc, b_me, built_me, built_op, cm, co) if cc[b_me + PURPLE] else 0, wvp_me,
+            _progress(T, tk_me) if tk_me else 0, cm // cpv,
+            military[cap - pawn], packed_op & 0xFFFF, (packed_op >> 16) & 0xFFFF, packed_op >> 32,
+            _purple(T, city_op, cc, b_op, built_me, built_op, cm, co) if cc[b_op + PURPLE] else 0, wvp_op,
+            _progress(T, tk_op) if tk_op else 0, co // cpv]
+    b[T.o_coins:T.o_score] = vals
     b[T.o_wonders_built] = s.total_wonders_built
 
     # public piles, the board, the Great Library's draw for its builder
@@ -446,7 +445,7 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
         k = 0 if who == me else NR
         tk = tk_me if who == me else tk_op
         unit = trade[k:k + NR]
-        own = prod_me[k:k + NR]
+        own = own[k:k + NR]
         masonry = tk >> MASONRY & 1
         architecture = tk >> ARCHITECTURE & 1
         chained = chains[who]
@@ -511,7 +510,7 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
     # the bytes are read as signed: the pawn as it is, coins and scores above 127 (rare) are written after
     o = T.o_score
     b[o + 2] = pawn & 255
-    sm, so = sum(vp_me), sum(vp_op)
+    sm, so = sum(vals[4:12]), sum(vals[12:20])
     if sm < 128 and so < 128:
         b[o] = sm
         b[o + 1] = so
@@ -575,9 +574,9 @@ def _fixed(key: tuple) -> tuple:
 
 
 def _purple(T, city, cc, k, built_me, built_op, cm, co) -> int:
-    """Guild VP of the seat whose city is ``city`` and whose colour counts start at ``cc[k]`` (``cc``: the
-    observer's colour counts, then the opponent's), counting the city with most (P18); ``built_*``: the
-    wonders built, ``cm``, ``co``: the coins (clipped) of the observer and the opponent."""
+    """Guild VP of the seat whose city is ``city`` and whose colour counts start at ``cc[k]`` (``cc``:
+    ``state.color_count``, the other seat's at ``cc[NC - k]``), counting the city with most (P18);
+    ``built_*``: the wonders built, ``cm``, ``co``: the coins (clipped) of the observer and the opponent."""
     guild = T.guild
     q = NC - k
     purple = 0
