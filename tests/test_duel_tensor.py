@@ -237,6 +237,23 @@ def test_military_tokens_from_the_observers_side():
     assert lay.view(s.observation_tensor(1), "military_tokens").tolist() == [[0, 1], [1, 1]]
 
 
+def test_large_coins_and_scores_are_written_exactly():
+    """Coins and scores above 127 (written apart from the bytes) hold the observation's values."""
+    blue = ["Theater", "Altar", "Baths", "Courthouse", "Statue", "Temple", "Aqueduct", "Rostrum", "Palace",
+            "Town Hall", "Obelisk", "Gardens", "Pantheon", "Senate"]
+    s = state(age=3, coins=(140, 7), city=(blue, []), tokens=(["Philosophy", "Agriculture"], []),
+              built=(["The Pyramids"], []), accessible=["Arsenal"])
+    lay = s.game.observation_tensor_layout()
+    obs = s.observation(None)
+    assert obs["players"][0]["score"] > 127
+    for seat in (0, 1, None):
+        t = s.observation_tensor(seat)
+        order = seat_order(seat, 2)
+        assert lay.view(t, "coins").tolist() == [obs["players"][p]["coins"] for p in order]
+        assert lay.view(t, "score").tolist() == [obs["players"][p]["score"] for p in order]
+        assert (t == reference(s, seat)).all()
+
+
 def test_coins_are_clipped_and_their_vp_too():
     s = state(coins=(400, 7))
     t = s.observation_tensor(0)
@@ -363,7 +380,7 @@ def test_legal_action_mask_is_the_legal_actions():
     g = game()
     for s in random_states(g, range(20, 26)):
         mask = s.legal_action_mask()
-        assert mask.shape == (g.num_distinct_actions,)
+        assert mask.dtype == np.int8 and mask.shape == (g.num_distinct_actions,)
         assert sorted(np.flatnonzero(mask).tolist()) == sorted(a.id for a in s.legal_actions())
         other = 1 - s.current_player() if not s.is_terminal() else 0
         assert s.legal_action_mask(other).sum() == 0
@@ -386,3 +403,26 @@ def test_max_game_length():
                 s.apply_action(legal[rng.randbelow(len(legal))])
             longest = max(longest, len(s.history))
         assert 60 < longest <= g.max_game_length()
+
+
+@pytest.mark.parametrize("tokens, city, built", [
+    (["Masonry"], ["Forum"], []),
+    (["Architecture"], ["Caravansery", "Forum"], []),
+    (["Masonry", "Architecture"], [], ["Piraeus", "The Great Lighthouse"]),
+    ([], ["Caravansery"], ["Piraeus"]),
+])
+def test_prices_with_one_of_producers_and_reductions(tokens, city, built):
+    """P5 (Masonry: 2 resources fewer for blue cards, Architecture: for wonders) and P20 (one-of producers):
+    the price slices equal the observation's prices, for the seat that has them and for its opponent."""
+    s = state(age=3, player=0, coins=(20, 20), tokens=(tokens, []), city=(city, ["Sawmill", "Glassblower"]),
+              built=(built, []), accessible=["Palace", "Pantheon"])
+    lay = s.game.observation_tensor_layout()
+    for seat in (0, 1, None):
+        obs = s.observation(seat)
+        t = s.observation_tensor(seat)
+        assert obs["prices"]
+        for x, pr in obs["prices"].items():
+            slot = next(sl["slot"] for sl in obs["structure"] if sl["card"] == int(x))
+            assert lay.view(t, "card_price")[slot] == pr["construct"], C.cards[int(x)].name
+            for w, coins in pr["wonders"].items():
+                assert lay.view(t, "wonder_price")[int(w)] == coins, C.wonders[int(w)].name

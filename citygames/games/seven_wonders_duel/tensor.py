@@ -12,9 +12,10 @@ table is ``game.observation_tensor_layout().markdown()``).
 
 Speed: the tensor is built every step by learning adapters, so it never calls ``observation()``. It
 reads the state's incremental fields (colour counts, production, chains, science, ...) and index
-tables built once per game object (``_tables``), writes small non-negative integers into a
-``bytearray`` (C-speed slice writes; one Python store per set flag) and converts it once with
-NumPy; the two values that can be negative or large (the scores and the pawn) are written after.
+tables built once per game object (``_tables``), writes small integers into a ``bytearray`` (C-speed
+slice writes; one Python store per set flag) and converts it once with NumPy, reading the bytes as
+signed (the pawn is negative on the observer's side); the rare coins and scores above 127 are written
+after. The legal-action mask (``legal_action_mask``, bound on the state) is built the same way.
 """
 
 from __future__ import annotations
@@ -27,7 +28,6 @@ from .components import (AGRICULTURE, ARCHITECTURE, BROWN, COLORS, GREY, LAW, MA
                          PHILOSOPHY, PURPLE, RESOURCES, SYMBOLS, YELLOW)
 from .constants import CATEGORIES, DRAFT, LIBRARY, STEP_KEYS, VICTORY_NAMES
 from .draft import draft_round
-from .prices import card_price, wonder_price
 
 #: coins above this are written as this many (the rules set no limit: the bank is unlimited, §11.3);
 #: random and greedy play stay below 100 (TENSOR.md)
@@ -178,10 +178,10 @@ class _Tables:
         ]
         self.layout = lay = TensorLayout(slices)
         self.size = lay.size
-        too_big = [sl.name for sl in lay if sl.name not in ("score", "pawn") and (sl.low < 0 or sl.high > 255)]
-        if too_big:   # only data overrides far from the game can do this
+        too_big = [sl.name for sl in lay if sl.name not in ("score", "coins") and (sl.low < -128 or sl.high > 127)]
+        if too_big or COIN_CAP > 255:   # only data overrides far from the game can do this
             raise NotImplementedError(f"seven_wonders_duel: the observation tensor writes {', '.join(too_big)} as "
-                                      "bytes (0..255), and these data allow values outside that range")
+                                      "signed bytes (-128..127), and these data allow values outside that range")
         for sl in lay:
             setattr(self, "o_" + sl.name, sl.offset)
         assert lay["phase"].offset == 0 and lay["pawn"].offset == lay["score"].offset + 2
@@ -198,6 +198,7 @@ class _Tables:
         self.wonder_needed = [tuple((r, k) for r, k in enumerate(w.cost) if k) for w in c.wonders]
         self.card_coins = [cd.coins for cd in cards]
         self.chain_from = [cd.chain_from for cd in cards]
+        self.is_blue = [cd.color == COLORS.index("blue") for cd in cards]
         # card VP of the plain categories packed into one int (blue, green, yellow: 16 bits each)
         blue, green = COLORS.index("blue"), COLORS.index("green")
         self.vp_pack = [cd.vp if cd.color == blue else cd.vp << 16 if cd.color == green
@@ -377,18 +378,16 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
     prod = s.production
     fixed = s.fixed_price
     sci = s.science
-    if me == 0:
-        cc_me = cc
-        prod_me, prod_swap = prod, prod[NR:] + prod[:NR]
-        block = bytes(cc + prod + sci)
-    else:
-        cc_me = cc[NC:] + cc[:NC]
-        prod_me, prod_swap = prod[NR:] + prod[:NR], prod
-        block = bytes(cc_me + prod_me + sci[NS:] + sci[:NS])
     mil = s.military_tokens
-    mil = bytes(mil) if me == 0 else bytes(mil[2:] + mil[:2])
+    if me == 0:
+        block = bytes(cc + prod + sci)
+        mil = bytes(mil)
+    else:
+        block = bytes(cc[NC:] + cc[:NC] + prod[NR:] + prod[:NR] + sci[NS:] + sci[:NS])
+        mil = bytes(mil[2:] + mil[:2])
+    own = block[2 * NC:2 * NC + 2 * NR]         # production from the observer on
     # a unit costs 2 + the opponent's production of it (P2), or 1 with a fixed price (P3)
-    trade = bytes(prod_swap).translate(T.add_trade_base)
+    trade = (own[NR:] + own[:NR]).translate(T.add_trade_base)
     if True in fixed:
         key = (fixed, me)
         try:
@@ -413,16 +412,17 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
     cpv = T.coins_per_vp
     vp_pack = T.vp_pack
     packed = sum(map(vp_pack.__getitem__, city_me))
-    vp_me = [military[cap + pawn], packed & 0xFFFF, (packed >> 16) & 0xFFFF, packed >> 32,
-             _purple(T, city_me, cc_me, 0, built_me, built_op, cm, co) if cc_me[PURPLE] else 0, wvp_me,
-             _progress(T, tk_me) if tk_me else 0, cm // cpv]
-    packed = sum(map(vp_pack.__getitem__, city_op))
-    vp_op = [military[cap - pawn], packed & 0xFFFF, (packed >> 16) & 0xFFFF, packed >> 32,
-             _purple(T, city_op, cc_me, NC, built_me, built_op, cm, co) if cc_me[NC + PURPLE] else 0, wvp_op,
-             _progress(T, tk_op) if tk_op else 0, co // cpv]
+    packed_op = sum(map(vp_pack.__getitem__, city_op))
+    b_me, b_op = me * NC, op * NC
     db = T.discard_base
-    o = T.o_coins
-    b[o:T.o_score] = [cm, co, db + cc_me[YELLOW], db + cc_me[NC + YELLOW]] + vp_me + vp_op
+    vals = [cm, co, db + cc[b_me + YELLOW], db + cc[b_op + YELLOW],
+            military[cap + pawn], packed & 0xFFFF, (packed >> 16) & 0xFFFF, packed >> 32,
+            _purple(T, city_me, cc, b_me, built_me, built_op, cm, co) if cc[b_me + PURPLE] else 0, wvp_me,
+            _progress(T, tk_me) if tk_me else 0, cm // cpv,
+            military[cap - pawn], packed_op & 0xFFFF, (packed_op >> 16) & 0xFFFF, packed_op >> 32,
+            _purple(T, city_op, cc, b_op, built_me, built_op, cm, co) if cc[b_op + PURPLE] else 0, wvp_op,
+            _progress(T, tk_op) if tk_op else 0, co // cpv]
+    b[T.o_coins:T.o_score] = vals
     b[T.o_wonders_built] = s.total_wonders_built
 
     # public piles, the board, the Great Library's draw for its builder
@@ -445,7 +445,7 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
         k = 0 if who == me else NR
         tk = tk_me if who == me else tk_op
         unit = trade[k:k + NR]
-        own = prod_me[k:k + NR]
+        own = own[k:k + NR]
         masonry = tk >> MASONRY & 1
         architecture = tk >> ARCHITECTURE & 1
         chained = chains[who]
@@ -480,28 +480,85 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
                             price += m * unit[r]
                     b[ow + w] = price
         else:
-            # one-of producers or a 2-resource reduction (P5, P20): the engine's prices
+            # one-of producers or a 2-resource reduction (P5, P20): prices.trade_cost's method, inlined
+            raw = man = 0
+            for f in one_of[who]:
+                if f[0] < 3:
+                    raw += 1
+                else:
+                    man += 1
+            needed = T.needed
+            card_coins = T.card_coins
+            is_blue = T.is_blue
             for i in acc:
                 x = structure[i]
                 cf = chain_from[x]
                 if cf >= 0 and chained >> cf & 1:
                     b[oc + i] = 1
                 else:
-                    b[o + i] = card_price(s, who, x)
+                    b[o + i] = card_coins[x] + _trade(needed[x], own, unit, raw, man,
+                                                      2 if masonry and is_blue[x] else 0)
+            needed = T.wonder_needed
             for w in wonders[who]:
                 if wc[w] == -1:
-                    b[ow + w] = wonder_price(s, who, w)
+                    b[ow + w] = _trade(needed[w], own, unit, raw, man, 2 if architecture else 0)
     if over:
         if s.winner >= 0:
             b[T.o_winner + (s.winner != me)] = 1
         b[T.o_victory + s.victory] = 1
 
-    out = np.frombuffer(b, np.uint8).astype(np.float32)
+    # the bytes are read as signed: the pawn as it is, coins and scores above 127 (rare) are written after
     o = T.o_score
-    out[o] = sum(vp_me)
-    out[o + 1] = sum(vp_op)
-    out[o + 2] = pawn                            # the pawn follows the scores
+    b[o + 2] = pawn & 255
+    sm, so = sum(vals[4:12]), sum(vals[12:20])
+    if sm < 128 and so < 128:
+        b[o] = sm
+        b[o + 1] = so
+        if cm < 128 and co < 128:
+            return np.frombuffer(b, np.int8).astype(np.float32)
+    out = np.frombuffer(b, np.int8).astype(np.float32)
+    out[o] = sm
+    out[o + 1] = so
+    out[T.o_coins] = cm
+    out[T.o_coins + 1] = co
     return out
+
+
+def legal_action_mask(s, seat: int | None = None) -> np.ndarray:
+    """``State.legal_action_mask`` written into a ``bytearray``: an ``int8`` vector of length
+    ``game.num_distinct_actions`` with 1 at the id of every legal action of ``seat`` (default: the seat to
+    move), all 0 for a seat not to move and at the end (bound as ``DuelState.legal_action_mask``: cheaper than
+    the generic version, which indexes a NumPy array with a list)."""
+    b = bytearray(s.game.num_distinct_actions)
+    for a in s.legal_actions(seat):
+        b[a.id] = 1
+    return np.frombuffer(b, np.int8)
+
+
+def _trade(needed: tuple, own, unit, raw: int, man: int, reduce: int) -> int:
+    """Coins to buy the ``needed`` resources (``((resource, units), ...)``) with ``own`` production and
+    ``unit`` prices, ``raw`` / ``man`` one-of producers of raw / manufactured resources and ``reduce`` free
+    units: ``prices.trade_cost``'s method (P5, P20) on the observer's values."""
+    r_units = []
+    m_units = []
+    for r, k in needed:
+        k -= own[r]
+        if k > 0:
+            if r < 3:
+                r_units += [unit[r]] * k
+            else:
+                m_units += [unit[r]] * k
+    if raw and r_units:
+        r_units.sort(reverse=True)
+        del r_units[:raw]
+    if man and m_units:
+        m_units.sort(reverse=True)
+        del m_units[:man]
+    units = r_units + m_units
+    if reduce and units:
+        units.sort(reverse=True)
+        del units[:reduce]
+    return sum(units)
 
 
 def _fixed(key: tuple) -> tuple:
@@ -517,9 +574,9 @@ def _fixed(key: tuple) -> tuple:
 
 
 def _purple(T, city, cc, k, built_me, built_op, cm, co) -> int:
-    """Guild VP of the seat whose city is ``city`` and whose colour counts start at ``cc[k]`` (``cc``: the
-    observer's colour counts, then the opponent's), counting the city with most (P18); ``built_*``: the
-    wonders built, ``cm``, ``co``: the coins (clipped) of the observer and the opponent."""
+    """Guild VP of the seat whose city is ``city`` and whose colour counts start at ``cc[k]`` (``cc``:
+    ``state.color_count``, the other seat's at ``cc[NC - k]``), counting the city with most (P18);
+    ``built_*``: the wonders built, ``cm``, ``co``: the coins (clipped) of the observer and the opponent."""
     guild = T.guild
     q = NC - k
     purple = 0
@@ -583,4 +640,4 @@ def max_game_length(game) -> int:
     return draft + turns + starters + pairs + wonders
 
 
-__all__ = ["COIN_CAP", "layout", "observation_tensor", "max_game_length"]
+__all__ = ["COIN_CAP", "layout", "observation_tensor", "legal_action_mask", "max_game_length"]
