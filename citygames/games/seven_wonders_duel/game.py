@@ -54,7 +54,8 @@ class SevenWondersDuel(Game):
     PARTS = {"state": "state:DuelState", "evaluate": "evaluation:evaluate", "render_text": "board_text:render_text",
              "action_json": "render:action_json", "components_json": "render:components_json",
              "describe_rules": "render:describe_rules", "state_from_position": "position:parse",
-             "position": "position:write", "facts": "facts:facts"}
+             "position": "position:write", "facts": "facts:facts", "tensor_layout": "tensor:layout",
+             "observation_tensor": "tensor:observation_tensor", "max_game_length": "tensor:max_game_length"}
 
     DATA_DIR = DATA
 

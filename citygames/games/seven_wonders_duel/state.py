@@ -41,6 +41,7 @@ from .observation import observation as _observation
 from .observation import resample as _resample
 from .render import describe_action
 from .setup import set_up
+from .tensor import legal_action_mask as _legal_action_mask
 
 
 def _step(key: str, index: int, legal, handlers: dict, why=None) -> Step:
@@ -158,6 +159,7 @@ class DuelState(FlatState):
 
     observation = _observation
     resample = _resample
+    legal_action_mask = _legal_action_mask
 
     def action_to_string(self, action) -> str:
         return describe_action(self, self._as_action(action))
