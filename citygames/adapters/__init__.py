@@ -12,6 +12,7 @@ They use only the public contract (``observation_tensor``, ``legal_action_mask``
 """
 
 import io
+import random
 
 
 def render_ansi(game, state, seat: int | None) -> str:
@@ -22,3 +23,21 @@ def render_ansi(game, state, seat: int | None) -> str:
     Console(file=out, force_terminal=True, width=120, color_system="standard", highlight=False).print(
         game.render_text(state, seat))
     return out.getvalue()
+
+
+class Deals:
+    """The game seeds an environment deals, with Gymnasium's ``reset(seed=...)`` semantics:
+    ``next(seed)`` is ``seed`` itself when one is given (the same deal as ``citygames play --seed``)
+    and restarts the sequence from it; without one, the next seed of the sequence (a fresh random
+    sequence if none was started). Seeds are ints in ``[0, 2**31)``."""
+
+    def __init__(self):
+        self._rng: random.Random | None = None
+
+    def next(self, seed: int | None = None) -> int:
+        if seed is not None:
+            self._rng = random.Random(seed)
+            return int(seed)
+        if self._rng is None:
+            self._rng = random.Random()
+        return self._rng.getrandbits(31)

@@ -33,7 +33,6 @@ num_players=3, opponents="random")``) when this module is imported.
 
 from __future__ import annotations
 
-import random
 from typing import Sequence
 
 import gymnasium
@@ -41,7 +40,7 @@ import numpy as np
 from gymnasium import spaces
 
 from citygames.bots import make_bot
-from citygames.adapters import render_ansi
+from citygames.adapters import Deals, render_ansi
 from citygames.core import load_game
 
 __all__ = ["CitygamesEnv", "register_envs"]
@@ -98,19 +97,13 @@ class CitygamesEnv(gymnasium.Env):
         self.state = None
         self._ended = False
         self._bots: dict = {}
-        self._seeds: random.Random | None = None
+        self._deals = Deals()
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """Deal a new game (game ``seed`` if given, else the next seed of the current generator),
         let the bots play until the learner's turn, and return ``(observation, info)``."""
         super().reset(seed=seed)
-        if seed is not None:
-            self._seeds = random.Random(seed)
-            game_seed = int(seed)
-        else:
-            if self._seeds is None:
-                self._seeds = random.Random()
-            game_seed = self._seeds.getrandbits(31)
+        game_seed = self._deals.next(seed)
         from citygames.sim.runner import bot_seeds
         seeds = bot_seeds(game_seed, self.game.num_players)
         others = [p for p in range(self.game.num_players) if p != self.seat]

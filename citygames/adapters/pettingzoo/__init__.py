@@ -39,7 +39,6 @@ today's games has them.
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import numpy as np
@@ -47,7 +46,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from citygames.adapters import render_ansi
+from citygames.adapters import Deals, render_ansi
 from citygames.core import load_game
 
 __all__ = ["CitygamesAECEnv", "make_env", "make_raw_env", "agent_name", "the_capitals_v0", "seven_wonders_duel_v0"]
@@ -109,7 +108,7 @@ class CitygamesAECEnv(AECEnv):
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.game.num_distinct_actions) for a in self.possible_agents}
         self.state = None
-        self._seeds: random.Random | None = None
+        self._deals = Deals()
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
@@ -119,13 +118,7 @@ class CitygamesAECEnv(AECEnv):
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """Deal a new game: game ``seed`` if given, else the next seed of the current generator."""
-        if seed is not None:
-            self._seeds = random.Random(seed)
-            game_seed = int(seed)
-        else:
-            if self._seeds is None:
-                self._seeds = random.Random()
-            game_seed = self._seeds.getrandbits(31)
+        game_seed = self._deals.next(seed)
         self.state = self.game.new_initial_state(seed=game_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
