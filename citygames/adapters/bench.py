@@ -34,13 +34,15 @@ from citygames.sim.bench import bench_actions
 ADAPTER_BUDGET = 3.0
 
 
-def _timed(play_one: Callable[[int], int], seconds: float) -> float:
-    """Run ``play_one(game_index) -> actions`` until ``seconds`` have passed (at least once);
-    return actions per second."""
+def _timed(deal: Callable[[int], object], play: Callable[[object], int], seconds: float) -> float:
+    """Deal game after game with ``deal(game_index)`` (not timed, as in ``citygames bench``) and
+    play each with ``play(state) -> actions`` (timed) until ``seconds`` of play have passed (at
+    least one game); return actions per second."""
     actions, elapsed, g = 0, 0.0, 0
     while elapsed < seconds or actions == 0:
+        state = deal(g)
         start = time.perf_counter()
-        actions += play_one(g)
+        actions += play(state)
         elapsed += time.perf_counter() - start
         g += 1
     return actions / max(elapsed, 1e-9)
@@ -50,8 +52,7 @@ def bench_engine_views(game: Game, seconds: float, seed: int = 0) -> float:
     """Engine random play plus the mover's tensor and mask at every step (actions/s)."""
     rng = Rng(seed)
 
-    def play(g):
-        state = game.new_initial_state(seed=seed + g)
+    def play(state):
         n = 0
         while not state.is_terminal():
             p = state.current_player()
@@ -61,7 +62,7 @@ def bench_engine_views(game: Game, seconds: float, seed: int = 0) -> float:
             state.apply_action(legal[rng.randbelow(len(legal))])
             n += 1
         return n
-    return _timed(play, seconds)
+    return _timed(lambda g: game.new_initial_state(seed=seed + g), play, seconds)
 
 
 def bench_pettingzoo(game: Game, seconds: float, seed: int = 0, wrapped: bool = True) -> float:
@@ -134,8 +135,12 @@ def bench_openspiel(game: Game, seconds: float, seed: int = 0) -> float | None:
     spiel_game = pyspiel.load_game(cg_openspiel.short_name(game.info.id), dict(params, rng_seed=seed))
     rng = Rng(seed)
 
-    def play(g):
+    def deal(g):
         state = spiel_game.new_initial_state()
+        state.is_terminal()   # the adapter deals on first use: do it before the clock starts
+        return state
+
+    def play(state):
         n = 0
         while not state.is_terminal():
             state.observation_tensor(state.current_player())
@@ -143,7 +148,7 @@ def bench_openspiel(game: Game, seconds: float, seed: int = 0) -> float | None:
             state.apply_action(legal[rng.randbelow(len(legal))])
             n += 1
         return n
-    return _timed(play, seconds)
+    return _timed(deal, play, seconds)
 
 
 def run_adapter_bench(game: Game, seconds: float = 2.0, seed: int = 0) -> dict[str, float | None]:

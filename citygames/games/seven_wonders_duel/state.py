@@ -41,7 +41,6 @@ from .observation import observation as _observation
 from .observation import resample as _resample
 from .render import describe_action
 from .setup import set_up
-from .tensor import legal_action_mask as _legal_action_mask
 from .tensor import observation_tensor as _observation_tensor
 
 
@@ -160,9 +159,8 @@ class DuelState(FlatState):
 
     observation = _observation
     resample = _resample
-    # the views for learning (also the game's parts), bound here to spare a part lookup at every step
+    # the tensor (also the game's part), bound here to spare a part lookup at every step
     observation_tensor = _observation_tensor
-    legal_action_mask = _legal_action_mask
 
     def action_to_string(self, action) -> str:
         return describe_action(self, self._as_action(action))

@@ -15,7 +15,7 @@ reads the state's incremental fields (colour counts, production, chains, science
 tables built once per game object (``_tables``), writes small integers into a ``bytearray`` (C-speed
 slice writes; one Python store per set flag) and converts it once with NumPy, reading the bytes as
 signed (the pawn is negative on the observer's side); the rare coins and scores above 127 are written
-after. The legal-action mask (``legal_action_mask``, bound on the state) is built the same way.
+after.
 """
 
 from __future__ import annotations
@@ -524,17 +524,6 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
     return out
 
 
-def legal_action_mask(s, seat: int | None = None) -> np.ndarray:
-    """``State.legal_action_mask`` written into a ``bytearray``: an ``int8`` vector of length
-    ``game.num_distinct_actions`` with 1 at the id of every legal action of ``seat`` (default: the seat to
-    move), all 0 for a seat not to move and at the end (bound as ``DuelState.legal_action_mask``: cheaper than
-    the generic version, which indexes a NumPy array with a list)."""
-    b = bytearray(s.game.num_distinct_actions)
-    for a in s.legal_actions(seat):
-        b[a.id] = 1
-    return np.frombuffer(b, np.int8)
-
-
 def _trade(needed: tuple, own, unit, raw: int, man: int, reduce: int) -> int:
     """Coins to buy the ``needed`` resources (``((resource, units), ...)``) with ``own`` production and
     ``unit`` prices, ``raw`` / ``man`` one-of producers of raw / manufactured resources and ``reduce`` free
@@ -641,4 +630,4 @@ def max_game_length(game) -> int:
     return draft + turns + starters + pairs + wonders
 
 
-__all__ = ["COIN_CAP", "layout", "observation_tensor", "legal_action_mask", "max_game_length"]
+__all__ = ["COIN_CAP", "layout", "observation_tensor", "max_game_length"]
