@@ -221,3 +221,15 @@ def test_gymnasium_make_finds_every_game():
     env = gymnasium.make("citygames/toy-v0", num_players=3, opponents="greedy")
     obs, info = env.reset(seed=0)
     assert obs["observation"].shape == (load_game("toy", num_players=3).observation_tensor_size(),)
+
+
+def test_aec_calls_before_reset_and_out_of_space_actions_are_refused():
+    env = make_env("toy")
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.observe("player_0")
+    env.reset(seed=1)
+    with pytest.raises(ValueError, match=r"outside the action space Discrete\(4\)"):
+        env.step(4)
+    assert env.state.history == []

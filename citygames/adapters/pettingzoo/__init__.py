@@ -25,8 +25,9 @@ Conventions (those of PettingZoo's classic environments):
 - rewards are 0 until the end, then ``state.returns()`` (1 for the winner, 0 for the others; a
   shared 7 Wonders Duel victory gives 0.5 each); every agent is terminated together at the end;
 - ``env()`` behaves as PettingZoo's ``classic`` environments do: an illegal action ends the game
-  with reward -1 for its author, an action outside the space is an error, and the order of calls
-  is enforced; ``raw_env()`` raises ``IllegalActionError`` on an illegal action instead;
+  with reward -1 for its author, an action outside the space is an error, and ``step`` or
+  ``observe`` before ``reset`` is refused; ``raw_env()`` raises ``IllegalActionError`` on an
+  illegal action instead;
 - ``reset(seed=s)`` deals game ``s`` (the same deal as ``citygames play ... --seed s``); a
   ``reset()`` without a seed deals the next game of the generator the last seed started (or of a
   fresh random one);
@@ -44,7 +45,6 @@ from typing import Any
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
 
 from citygames.adapters import Deals, render_ansi
 from citygames.core import load_game
@@ -108,6 +108,7 @@ class CitygamesAECEnv(AECEnv):
                                    for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(self.game.num_distinct_actions) for a in self.possible_agents}
         self.state = None
+        self._mask: tuple = (None, -1, -1, None)
         self._deals = Deals()
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -144,9 +145,12 @@ class CitygamesAECEnv(AECEnv):
 
     def observe(self, agent: str) -> dict:
         """``{"observation": observation_tensor(seat), "action_mask": legal_action_mask(seat)}``."""
+        if self.state is None:
+            raise RuntimeError("call reset() before observe()")
         seat = self._seat[agent]
-        return {"observation": self.state.observation_tensor(seat),
-                "action_mask": self.state.legal_action_mask(seat)}
+        mask = self.state.legal_action_mask(seat)
+        self._mask = (self.state, len(self.state.history), seat, mask)   # spares step() a legality scan
+        return {"observation": self.state.observation_tensor(seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Apply the selected agent's action (an id of the action space); ``None`` for an agent
@@ -156,6 +160,8 @@ class CitygamesAECEnv(AECEnv):
             IllegalActionError: the action is not legal now (``env()`` catches this earlier and
                 ends the game with reward -1 for its author); the state is unchanged.
         """
+        if self.state is None:
+            raise RuntimeError("call reset() before step()")
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -163,7 +169,7 @@ class CitygamesAECEnv(AECEnv):
         n = self.game.num_distinct_actions
         if not 0 <= action < n:
             raise ValueError(f"action {action} is outside the action space Discrete({n})")
-        if self.illegal_reward is not None and not any(a.id == action for a in self.state.legal_actions()):
+        if self.illegal_reward is not None and not self._is_legal(action):
             self._end_by_illegal_action(agent)
             return
         self.state.apply_action(int(action))
@@ -171,6 +177,13 @@ class CitygamesAECEnv(AECEnv):
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._select()
         self._accumulate_rewards()
+
+    def _is_legal(self, action: int) -> bool:
+        """Whether the selected agent may play ``action`` now (from the mask ``observe`` just gave)."""
+        state, moves, seat, mask = self._mask
+        if state is self.state and moves == len(state.history) and seat == self._seat[self.agent_selection]:
+            return bool(mask[action])
+        return any(a.id == action for a in self.state.legal_actions(self._seat[self.agent_selection]))
 
     def _end_by_illegal_action(self, agent: str) -> None:
         """End the game: ``illegal_reward`` for ``agent``, 0 for the others, everybody terminated."""
@@ -201,13 +214,12 @@ def make_raw_env(game_id: str, render_mode: str | None = None, **options: Any) -
 
 def make_env(game_id: str, render_mode: str | None = None, **options: Any):
     """The environment of ``game_id`` as PettingZoo's classic environments behave: an illegal
-    action ends the game with -1 for its author, an action outside the space is an error, the
-    order of calls is enforced (``OrderEnforcingWrapper``). The first two are built into the
-    environment rather than stacked as PettingZoo's ``TerminateIllegalWrapper`` and
-    ``AssertOutOfBoundsWrapper``: each wrapper layer costs every attribute read of an AEC loop a
-    Python ``__getattr__`` call, about as much as the engine's own step."""
-    env = CitygamesAECEnv(game_id, render_mode=render_mode, illegal_reward=-1, **options)
-    return wrappers.OrderEnforcingWrapper(env)
+    action ends the game with -1 for its author, an action outside the space is an error, and
+    ``step``/``observe`` before ``reset`` are refused. These are built into the environment rather
+    than stacked as PettingZoo's ``TerminateIllegalWrapper``, ``AssertOutOfBoundsWrapper`` and
+    ``OrderEnforcingWrapper``: each wrapper layer makes every attribute read of an AEC loop a
+    Python ``__getattr__`` call, and the three together cost more than the engine's own step."""
+    return CitygamesAECEnv(game_id, render_mode=render_mode, illegal_reward=-1, **options)
 
 
 class _EnvModule:
