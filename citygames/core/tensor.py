@@ -153,17 +153,6 @@ def _num(x: float) -> str:
     return str(int(x)) if float(x).is_integer() else f"{x:g}"
 
 
-def one_hot_index(value: int, size: int) -> int:
-    """``value`` checked to be in ``[0, size)``, for writing a one-hot entry.
-
-    Raises:
-        ValueError: ``value`` out of range (a layout too small for the state: a bug to report).
-    """
-    if not 0 <= value < size:
-        raise ValueError(f"one-hot value {value} outside 0..{size - 1}")
-    return value
-
-
 def seat_order(seat: int | None, n: int) -> Sequence[int]:
     """Seats as the observer sees them: ``seat`` first, then the next seats in turn order
     (``0..n-1`` for a spectator), so that slice ``[0]`` of a per-seat axis is always "me"."""
@@ -171,4 +160,4 @@ def seat_order(seat: int | None, n: int) -> Sequence[int]:
     return [(first + k) % n for k in range(n)]
 
 
-__all__ = ["TensorLayout", "TensorSlice", "one_hot_index", "seat_order"]
+__all__ = ["TensorLayout", "TensorSlice", "seat_order"]

@@ -315,32 +315,23 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
     wonders = s.wonders
     wonder_vp = T.wonder_vp
     o_t = T.o_tucked
-    base = T.o_wonders
-    built_me = wvp_me = 0
-    for w in wonders[me]:
-        j = base + 3 * w
-        b[j] = 1
-        x = wc[w]
-        if x >= 0:
-            b[j + 1] = 1
-            b[o_t + x] = 1
-            built_me += 1
-            wvp_me += wonder_vp[w]
-        elif x == -2:
-            b[j + 2] = 1
-    base += 3 * T.nw
-    built_op = wvp_op = 0
-    for w in wonders[op]:
-        j = base + 3 * w
-        b[j] = 1
-        x = wc[w]
-        if x >= 0:
-            b[j + 1] = 1
-            b[o_t + x] = 1
-            built_op += 1
-            wvp_op += wonder_vp[w]
-        elif x == -2:
-            b[j + 2] = 1
+    built = [0, 0]   # wonders built and their VP, the observer's then the opponent's
+    wvp = [0, 0]
+    for k, q in enumerate((me, op)):
+        base = T.o_wonders + 3 * T.nw * k
+        for w in wonders[q]:
+            j = base + 3 * w
+            b[j] = 1
+            x = wc[w]
+            if x >= 0:
+                b[j + 1] = 1
+                b[o_t + x] = 1
+                built[k] += 1
+                wvp[k] += wonder_vp[w]
+            elif x == -2:
+                b[j + 2] = 1
+    built_me, built_op = built
+    wvp_me, wvp_op = wvp
     tokens = s.progress_tokens
     tk_me, tk_op = tokens[me], tokens[op]
     tb = T.token_bytes
@@ -350,27 +341,18 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
     b[o + nt:o + 2 * nt] = tb[tk_op]
 
     one_of = s.one_of
-    o = T.o_one_of
-    for f in one_of[me]:
-        for r in f:
-            b[o + r] += 1
-    o += NR
-    for f in one_of[op]:
-        for r in f:
-            b[o + r] += 1
     chains = s.chains
-    o = T.o_chains
-    m = chains[me]
-    while m:
-        low = m & -m
-        b[o + low.bit_length() - 1] = 1
-        m ^= low
-    o += T.nk
-    m = chains[op]
-    while m:
-        low = m & -m
-        b[o + low.bit_length() - 1] = 1
-        m ^= low
+    for k, q in enumerate((me, op)):
+        o = T.o_one_of + NR * k
+        for f in one_of[q]:
+            for r in f:
+                b[o + r] += 1
+        o = T.o_chains + T.nk * k
+        m = chains[q]
+        while m:
+            low = m & -m
+            b[o + low.bit_length() - 1] = 1
+            m ^= low
 
     # the counts, from colors to trade_prices: one block from the state's flat lists (seat * width + i), the
     # observer's half first; the fixed prices (a tuple the engine replaces whole) through a memo
