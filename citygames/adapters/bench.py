@@ -48,6 +48,12 @@ def _timed(deal: Callable[[int], object], play: Callable[[object], int], seconds
     return actions / max(elapsed, 1e-9)
 
 
+def _random_legal(obs: dict, rng: Rng) -> int:
+    """A random legal action id from an observation's ``action_mask`` (the agent's side of a step)."""
+    legal = obs["action_mask"].nonzero()[0]
+    return int(legal[rng.randbelow(len(legal))])
+
+
 def bench_engine_views(game: Game, seconds: float, seed: int = 0) -> float:
     """Engine random play plus the mover's tensor and mask at every step (actions/s)."""
     rng = Rng(seed)
@@ -86,8 +92,7 @@ def bench_pettingzoo(game: Game, seconds: float, seed: int = 0, wrapped: bool = 
             if term or trunc:
                 env.step(None)
                 continue
-            legal = obs["action_mask"].nonzero()[0]
-            action = int(legal[rng.randbelow(len(legal))])
+            action = _random_legal(obs, rng)
             t2 = clock()
             env.step(action)
             spent += (t1 - t0) + (clock() - t2)
@@ -112,8 +117,7 @@ def bench_gymnasium(game: Game, seconds: float, seed: int = 0) -> float:
         spent += clock() - t0
         g += 1
         while True:
-            legal = obs["action_mask"].nonzero()[0]
-            action = int(legal[rng.randbelow(len(legal))])
+            action = _random_legal(obs, rng)
             t0 = clock()
             obs, _, terminated, truncated, _ = env.step(action)
             spent += clock() - t0
