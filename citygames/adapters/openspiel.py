@@ -384,9 +384,7 @@ def _state_from_text(text: str) -> "CitygamesState":
 
 def engine_state(state: "CitygamesState") -> State:
     """The citygames state inside an OpenSpiel state of this adapter (not a copy: do not change it)."""
-    h = state._h
-    s = h.state
-    return s if s is not None else h.materialize()
+    return state._engine()
 
 
 class _Engine:
