@@ -16,6 +16,7 @@ _FACTORIES: dict[str, Callable[..., Game]] = {}
 _BUILTIN = {
     "the_capitals": "citygames.games.the_capitals",
     "seven_wonders_duel": "citygames.games.seven_wonders_duel",
+    "quadropolis": "citygames.games.quadropolis",
 }
 _CACHE: dict[tuple, Game] = {}
 #: games with data overrides, most recently used last: a sweep over many variants must not keep
