@@ -117,10 +117,15 @@ def build(s, x: int) -> None:
 
 
 def discard(s, _arg: int) -> None:
-    """Put the taken tile back in the box: no resources, and the Mayor stays where it is (§6, §12 #6-#7)."""
+    """Put the taken tile back in the box: no resources, and the Mayor stays where it is (§6, §12 #6-#7;
+    it moves anyway when the data rule ``mayor_moves_on_discarded_mayor_tower`` says so)."""
     t = s.taken
     s.taken, s.taken_k = -1, 0
     s.event("discard", s.player, tile=t, forced=False, mode=s.game.mode)
+    g = s.game
+    if g.tiles[t].mayor and g.components.rules["mayor_moves_on_discarded_mayor_tower"] and s.mayor != s.player:
+        s.mayor = s.player
+        s.event("mayor", s.player)
     end_of_turn(s)
 
 

@@ -264,8 +264,11 @@ class Components:
             for r, ids in self.round_tiles[mode].items():
                 if len(ids) != per_round:
                     raise ValueError(f"tiles.yaml {mode} round {r}: {len(ids)} tiles, expected {per_round}")
-            if self.rules["face_down_target"] != "nothing_taken":
-                raise ValueError("board.yaml rules.face_down_target: only 'nothing_taken' is implemented")
+        implemented = {"face_down_target": "nothing_taken", "factory_counts_office_spaces": True,
+                       "tie_break_inhabitants": "held", "resource_supply": "unlimited"}
+        for key, value in implemented.items():
+            if self.rules[key] != value:
+                raise ValueError(f"board.yaml rules.{key}: only {value!r} is implemented")
 
 
 components = variant_loader(Components, doc="""\

@@ -177,8 +177,16 @@ def describe_rules(game, assumptions: bool = False) -> str:
         lines.append(f"  round {t.round}: {k} x {t.code}{mark}: {t.name}: {tile_effect(t, b)}")
     if assumptions:
         lines.append(f"Values no source confirms ({len(c.assumptions)}):")
-        lines += [f"  {a.file}:{a.path} = {a.value!r} [{a.status}] {a.source}" for a in c.assumptions]
+        lines += [f"  {a.file}:{a.path} = {_short(a.value)} [{a.status}] {a.source}" for a in c.assumptions]
     return "\n".join(lines)
+
+
+def _short(value) -> str:
+    """A value for the assumptions list: its repr, or for a long list (a whole tile list) its size."""
+    text = repr(value)
+    if isinstance(value, list) and len(text) > 100:
+        return f"<a list of {len(value)} entries>"
+    return text
 
 
 # --- log sentences --------------------------------------------------------------------------------
