@@ -564,6 +564,10 @@ def bench(ctx, game_id, players, seconds, seed, sets, adapters) -> None:
     click.echo(f"random-play actions/s: {rates['actions_per_s']:>12,.0f}   (budget {ACTIONS_BUDGET:,})")
     click.echo(f"clones/s:              {rates['clones_per_s']:>12,.0f}   (budget {CLONES_BUDGET:,})")
     click.echo(f"random games/s:        {rates['games_per_s']:>12,.1f}")
+    extra = game.part("bench_extra")   # a game's own figures (Quadropolis: the allocation search)
+    if extra is not None:
+        for label, value, budget in extra(game, seconds / 3, seed):
+            click.echo(f"{label + ':':<23}{value}   ({budget})")
 
 
 def _bench_adapters(game, opts: str, seconds: float, seed: int) -> None:

@@ -226,7 +226,8 @@ class Game:
     #: and ``"position"`` (``write(state) -> str``) give the game's position notation;
     #: ``"tensor_layout"`` (``layout(game) -> TensorLayout``), ``"observation_tensor"``
     #: (``tensor(state, seat) -> float32 array``) and ``"max_game_length"`` (``bound(game) -> int``)
-    #: give the fixed-size views for learning.
+    #: give the fixed-size views for learning; ``"bench_extra"`` (``extra(game, seconds, seed) ->
+    #: [(label, value, budget)]``) adds a game's own lines to ``citygames bench``.
     PARTS: dict[str, str] = {}
 
     def part(self, name: str):
