@@ -62,7 +62,8 @@ class Quadropolis(Game):
     info = INFO
     PARTS = {"state": "state:QuadropolisState", "evaluate": "evaluation:evaluate",
              "action_json": "render:action_json", "components_json": "render:components_json",
-             "describe_rules": "render:describe_rules", "bench_extra": "bench:extra"}
+             "describe_rules": "render:describe_rules", "bench_extra": "bench:extra",
+             "state_from_position": "position:parse", "position": "position:write"}
 
     DATA_DIR = DATA
 
