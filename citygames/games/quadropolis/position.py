@@ -48,7 +48,7 @@ from citygames.core.errors import GameOptionError, PositionError
 from citygames.core.phases import NO_DECISION
 from citygames.core.rng import Rng
 
-from .components import MARKERS, SHOP, STACKING, TYPE_LETTERS, TYPE_NAMES
+from .components import MARKERS, SHOP, STACKING, TYPE_NAMES
 from .constants import ALLOCATE, P_ALLOCATION, P_END, P_ROUNDS, PLACE, STEP_KEYS, TAKE
 from .game import NSLOTS, SEAT_NAMES, SIDES, slot_name, slot_target
 from .site import deal, face_down_markers
@@ -148,6 +148,9 @@ def _resolve(cat: _Catalogue, code: str, rnd: int | None, copy: str | None, ctx:
         _check_face(cat, ids[0], ctx, code, fail)
     free = [x for x in fitting if x not in taken and x not in reserved]
     if not free:
+        other = [x for x in ids if x not in taken and x not in reserved]
+        if other:       # a copy is left, but face down where it must be face up or the other way round
+            _check_face(cat, other[0], ctx, code, fail)
         fail(f"every {code} tile {ctx.where} may hold is already elsewhere ({len(fitting)} in the {game.mode} "
              "game's list): a tile is in one place only")
     return min(free)
@@ -561,7 +564,7 @@ class _Reader:
         self.taken_ln = ln
         s.taken, s.taken_k = -1, 0
         if s.step == PLACE:
-            ln = self.taken_ln = L.need("taken", why="(the tile to place, and the architect's number: T2i, architect 3)")
+            ln = self.taken_ln = L.need("taken", why="(the tile to place and the architect's number: T2i, architect 3)")
             word, comma, arch = ln.value.partition(",")
             arch = arch.strip()
             if not comma or not arch.startswith("architect "):
@@ -676,7 +679,6 @@ class _Reader:
                         _fail(self.slot_ln[used[1]], f"{SEAT_NAMES[p]} has one architect #{k}, used once a round "
                                                      f"(§3); it is already {slot_name(used[0])}")
         # how many turns each seat has played this round
-        total = n * b.turns_per_round
         if s.phase == P_ROUNDS:
             turns = [sum(1 for t in range(s.turn) if (s.first + t) % n == p) for p in range(n)]
             if s.step == PLACE:
@@ -729,8 +731,8 @@ class _Reader:
             if not cands:
                 what = (f"{SEAT_NAMES[last]}'s architect #{s.taken_k}, which took the tile" if s.step == PLACE else
                         f"an architect of {SEAT_NAMES[last]}, who played last")
-                _fail(ln, f"the Urbanist stands on the square the last architect pointed at (§4): {_sq(s.urbanist)} is "
-                          f"not pointed at by {what}")
+                _fail(ln, f"the Urbanist stands on the square the last architect pointed at (§4): "
+                          f"{_sq(s.urbanist)} is not pointed at by {what}")
         if s.step == PLACE and s.site[s.urbanist] >= 0:
             _fail(self.taken_ln, f"the taken tile came from {_sq(s.urbanist)}, where the Urbanist stands; that "
                                  "square still holds a tile")
@@ -873,7 +875,8 @@ class _Reader:
         if s.phase == P_END:
             for p in range(n):
                 if not s.allocated[p]:
-                    _fail(L.need("allocated", SEAT_NAMES[p]), "the game ends once every player has allocated")
+                    _fail(L.get("allocated", SEAT_NAMES[p]) or L.get(SEAT_NAMES[p]),
+                          f"the game ends once every player has allocated: {SEAT_NAMES[p]} has not (allocated: no)")
             return
         order = [(s.mayor + i) % n for i in range(n)]
         done = order[:order.index(s.player)]
