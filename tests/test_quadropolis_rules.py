@@ -196,8 +196,8 @@ def test_expert_numbering_example_architect_3():
 
 
 def test_rulebook_example_architect_3_adds_a_third_floor_anywhere():
-    """§11 #2, §6 [C] / HU ("a 3-as számú építészével ... egy meglévő toronyház harmadik szintjeként, még akkor is,
-    ha az nem a 3. sorban vagy oszlopban van"): a 2-floor tower outside row 3 and column 3 takes a 3rd floor
+    """§11 #2, §6 [C] / HU ("a 3-as számú építészével ... egy meglévő toronyház harmadik szintjeként, még akkor
+    is, ha az nem a 3. sorban vagy oszlopban van"): a 2-floor tower outside row 3 and column 3 takes a 3rd floor
     from #3, a 1-floor tower there does not take a 2nd one."""
     s = place_position(k=3, tile="T2i", city={"r1c1": "T1i@1^2", "r2c2": "T1i@2"})
     spaces = build_spaces(s)
@@ -286,8 +286,8 @@ def test_resources_are_taken_when_the_tile_is_placed(tile, gain):
 # ==============================================================================================
 @pytest.mark.parametrize("side", SIDES)
 def test_architect_k_takes_the_kth_square_from_its_edge(side):
-    """§4 [C] / HU ("ha egy hármas számú építészt helyezel a negyedik sorba, akkor az adott sor 3. mezőjén lévő
-    épületet fogod megkapni"): from each of the 4 sides, #k takes the k-th square counted from that edge."""
+    """§4 [C] / HU ("ha egy hármas számú építészt helyezel a negyedik sorba, akkor az adott sor 3. mezőjén
+    lévő épületet fogod megkapni"): from each of the 4 sides, #k takes the k-th square counted from that edge."""
     g = game("expert", 4)
     for line in range(1, 6):
         for k in range(1, 6):
@@ -721,8 +721,8 @@ def test_tie_break_fewest_empty_spaces():
 def test_full_tie_shares_the_victory():
     """§8: seats tied on VP, inhabitants and empty spaces share the win (``returns`` splits 1.0)."""
     cities = {"Blue": {"r1c1": "T1i@1"}, "Red": {"r2c2": "T1i@2"}, "Green": {}}
-    alloc = {seat: ["allocated: yes", "active: " + ("none" if seat == "Green" else "r1c1" if seat == "Blue" else "r2c2"),
-                    "customers: none"] for seat in ("Blue", "Red", "Green")}
+    active = {"Blue": "r1c1", "Red": "r2c2", "Green": "none"}
+    alloc = {seat: ["allocated: yes", f"active: {a}", "customers: none"] for seat, a in active.items()}
     s = end_pos(cities, {"Blue": (0, 1), "Red": (0, 1)}, decision="end", alloc=alloc, n=3)
     assert s.scores() == [1, 1, 0]
     assert sorted(s.winners()) == [0, 1]
