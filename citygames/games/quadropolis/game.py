@@ -62,7 +62,8 @@ class Quadropolis(Game):
     info = INFO
     PARTS = {"state": "state:QuadropolisState", "evaluate": "evaluation:evaluate",
              "action_json": "render:action_json", "components_json": "render:components_json",
-             "describe_rules": "render:describe_rules", "bench_extra": "bench:extra"}
+             "describe_rules": "render:describe_rules", "bench_extra": "bench:extra",
+             "render_text": "board_text:render_text"}
 
     DATA_DIR = DATA
 
