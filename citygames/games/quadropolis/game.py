@@ -63,7 +63,8 @@ class Quadropolis(Game):
     PARTS = {"state": "state:QuadropolisState", "evaluate": "evaluation:evaluate",
              "action_json": "render:action_json", "components_json": "render:components_json",
              "describe_rules": "render:describe_rules", "bench_extra": "bench:extra",
-             "state_from_position": "position:parse", "position": "position:write"}
+             "state_from_position": "position:parse", "position": "position:write",
+             "render_text": "board_text:render_text"}
 
     DATA_DIR = DATA
 
