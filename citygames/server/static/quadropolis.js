@@ -427,9 +427,11 @@ function drawSite(svg, ctx, x0, y0, S, B) {
     if (used) {
       const s = Math.min(bh * 0.9, bw * 0.9, 34);
       const col = ctx.colors[slot.seat] || "#888";
+      const last = ctx.recent.take && ctx.recent.take.slot === slot.slot;
+      if (last) el("rect", { class: "qp-last", x: bx - 1, y: by - 1, width: bw + 2, height: bh + 2, rx: 7, fill: "none", stroke: "#ff8c00", "stroke-width": 2.5 }, pg);
       architect(pg, bx + bw / 2 - s * 0.4, by + (bh - s) / 2, s, slot.architect, col, SEAT_INK[slot.seat] || "#fff");
       const target = sq(slotTarget(slot.slot, slot.architect));
-      tip(pg, `<div class="tt">Architect #${slot.architect}</div><div class="ts">${esc(ctx.names[slot.seat] || "")}, ${SLOT_WHERE(slot.slot)}: it pointed at ${target}.</div>` +
+      tip(pg, `<div class="tt">Architect #${slot.architect}${last ? " (the last one put)" : ""}</div><div class="ts">${esc(ctx.names[slot.seat] || "")}, ${SLOT_WHERE(slot.slot)}: it pointed at ${target}.</div>` +
         (slot.blocked ? `<div class="fx">The Urbanist's line.</div>` : ""));
     } else if (acts.length) {
       const grid = badgeGrid(acts.length, bw - 2, bh - 2, Math.min(28, S * 0.4));
@@ -522,13 +524,28 @@ function drawCity(svg, ctx, p, x, y, w, maxCell, opts = {}) {
   const ly = y + headH - 8;
   let rx = x + 14;
   const rg = el("g", { class: "qp-res" }, g);
+  // at the end (hand allocation, final): what is not used yet
+  const alloc = obs.phase === "allocate" || obs.phase === "end";
+  const used = alloc ? usedResources(ctx, pl) : null;
+  const resource = (value, free, color) => {
+    txt(rg, rx, ly, String(value), { "font-size": f2, "font-weight": 700, fill: color });
+    rx += String(value).length * f2 * 0.62 + 3;
+    if (free !== null) {
+      const s = `(${free} free)`;
+      txt(rg, rx, ly, s, { "font-size": f2 * 0.82, fill: color, opacity: 0.8 });
+      rx += s.length * f2 * 0.82 * 0.5 + 3;
+    }
+    rx += 6;
+  };
   meeple(rg, rx + f2 * 0.5, ly - f2 * 1.05, f2 * 1.1);
-  txt(rg, rx + f2 * 1.15, ly, String(pl.inhabitants), { "font-size": f2, "font-weight": 700, fill: INH_COLOR });
-  rx += f2 * 1.15 + String(pl.inhabitants).length * f2 * 0.62 + 8;
+  rx += f2 * 1.15;
+  resource(pl.inhabitants, used ? pl.inhabitants - used.inhabitants : null, INH_COLOR);
   cylinder(rg, rx, ly - f2 * 1.05, f2 * 1.1);
-  txt(rg, rx + f2 * 0.85, ly, String(pl.energy), { "font-size": f2, "font-weight": 700, fill: ENERGY_COLOR });
-  rx += f2 * 0.85 + String(pl.energy).length * f2 * 0.62 + 10;
-  tip(rg, `<div class="tt">${esc(ctx.names[p])}'s resources</div><div class="fx">${plural(pl.inhabitants, "inhabitant")}, ${pl.energy} energy.</div>` +
+  rx += f2 * 0.85;
+  resource(pl.energy, used ? pl.energy - used.energy : null, ENERGY_COLOR);
+  rx += 2;
+  tip(rg, () => `<div class="tt">${esc(ctx.names[p])}'s resources</div><div class="fx">${plural(pl.inhabitants, "inhabitant")}, ${pl.energy} energy.</div>` +
+    (used ? `<div class="fx">Used by the allocation${obs.phase === "end" ? "" : " so far"}: ${plural(used.inhabitants, "inhabitant")} (activations and customers), ${used.energy} energy.</div>` : "") +
     `<div class="fx">Towers and shops need 1 energy to be active; public services, factories and harbours 1 inhabitant${comps.mode === "expert" ? "; offices both" : ""}. Shops hold inhabitants as customers. Each unused inhabitant and each energy no park absorbs costs 1 VP.</div>`);
   if (!(board.shared_pool) && Array.isArray(pl.architects) && obs.phase !== "end" && obs.phase !== "allocate") {
     const ag = el("g", { class: "qp-architects" }, g);
@@ -584,11 +601,37 @@ function drawCity(svg, ctx, p, x, y, w, maxCell, opts = {}) {
   return H;
 }
 
+/** What activating a building of `tile`'s type costs, [inhabitants, energy], read from its effect
+ * text ("needs 1 inhabitant and 1 energy to be active"). */
+function activationCost(tile) {
+  const m = /needs ([^;]*) to be active/.exec((tile && tile.effect) || "");
+  if (!m) return [0, 0];
+  const inh = /(\d+) inhabitant/.exec(m[1]), en = /(\d+) energy/.exec(m[1]);
+  return [inh ? Number(inh[1]) : 0, en ? Number(en[1]) : 0];
+}
+
+/** The inhabitants and energy player `pl`'s allocation uses: activations and customers. */
+function usedResources(ctx, pl) {
+  let inhabitants = 0, energy = 0;
+  for (const c of pl.city) {
+    if (c.tile === null || c.tile === undefined) continue;
+    if (c.active) {
+      const [i, e] = activationCost(ctx.tiles.get(c.tile));
+      inhabitants += i;
+      energy += e;
+    }
+    inhabitants += c.customers || 0;
+  }
+  return { inhabitants, energy };
+}
+
 function breakdownHTML(ctx, p) {
   const pl = ctx.obs.players[p];
   const rows = Object.entries(pl.breakdown || {}).filter(([k, v]) => v || !["offices", "monuments"].includes(k) || ctx.comps.mode === "expert")
     .map(([k, v]) => `<div class="fx">${esc(scoring.labels[k] || k)}: <b>${v > 0 ? "+" : ""}${v}</b></div>`).join("");
-  const how = ctx.obs.phase === "end" ? "Final score" : (ctx.obs.phase === "allocate" ? "Score with the allocation so far" : "Score if the game ended now (with the best allocation of inhabitants and energy)");
+  const how = ctx.obs.phase === "end" ? "Final score"
+    : (ctx.obs.phase === "allocate" && pl.allocated ? "Score of the allocation made"
+      : "Score if the game ended now, with the best allocation of inhabitants and energy");
   return `<div class="tt">${esc(ctx.names[p])}: ${pl.score} VP</div><div class="ts">${how}</div>${rows}`;
 }
 
@@ -619,9 +662,11 @@ function drawGrid(g, ctx, p, gx, gy, cell, pending, dm = 0) {
     el("rect", { class: "qp-spbg", x: x + 2, y: y + 2, width: cell - 4, height: cell - 4, rx: 4, fill: "rgba(255,255,255,.55)", stroke: "#d6ccb6", "stroke-width": 0.8, "stroke-dasharray": c.tile === null ? "3 3" : null }, cg);
     const tile = c.tile !== null && c.tile !== undefined ? ctx.tiles.get(c.tile) : null;
     const nr = Math.max(5, Math.min(8, cell * 0.1));  // the radius of an Expert space number on a building
+    // parks and monuments need no activation (§7): always active, whatever the allocation says
+    const needs = tile ? activationCost(tile).some(v => v > 0) : false;
     if (tile) {
       drawTile(cg, x + 3, y + 3, cell - 6, cell - 6, tile, {
-        height: c.height, customers: c.customers, active: c.active, removed: end && !c.active && tile.type !== "monument",
+        height: c.height, customers: c.customers, active: needs ? c.active : null, removed: end && needs && !c.active,
         indent: expert ? nr * 2 - 1 : 0,
       });
       if (expert) {
@@ -635,6 +680,10 @@ function drawGrid(g, ctx, p, gx, gy, cell, pending, dm = 0) {
       if (cell >= 40) txt(cg, x + cell / 2, y + cell / 2 + r * 1.65, `r${c.row + 1}c${c.col + 1}`, { "font-size": Math.max(7.5, cell * 0.12), fill: "#b8ad96", "text-anchor": "middle" });
     } else if (cell >= 34) {
       txt(cg, x + cell / 2, y + cell / 2 + 4, `r${c.row + 1}c${c.col + 1}`, { "font-size": Math.max(8, cell * 0.14), fill: "#b8ad96", "text-anchor": "middle" });
+    }
+    const lastBuild = ctx.recent.builds ? ctx.recent.builds[p] : null;
+    if (tile && lastBuild && lastBuild.space === c.space && lastBuild.tile === c.tile && obs.phase !== "end") {
+      el("circle", { class: "qp-new", cx: x + cell - 3.5, cy: y + 3.5, r: Math.max(3, Math.min(5, cell * 0.07)), fill: "#ffd43b", stroke: "#8a6100", "stroke-width": 1 }, cg);
     }
     const acts = mine ? (ctx.bySpace.get(c.space) || []) : [];
     if (pendingSpaces.has(c.space) && !acts.length) {
@@ -710,13 +759,15 @@ function spaceTip(ctx, p, c, tile, action) {
   if (!tile) return `<div class="tt">Empty space</div><div class="ts">${esc(ctx.names[p])}'s city, ${esc(where)}</div>${act ? `<div class="act">${esc(act)}</div>` : ""}`;
   const extra = [where];
   if (c.height > 1) extra.push(`a stack of ${c.height} floors`);
-  if (tile.type !== "monument" && tile.type !== "park") {
+  if (activationCost(tile).some(v => v > 0)) {
     const how = obs.phase === "end" ? (c.active ? "active" : "not active: removed before scoring")
       : obs.phase === "allocate" ? (c.active ? "activated" : "not activated yet")
         : (c.active ? "active in the best allocation now" : "not active in the best allocation now");
     extra.push(how);
   }
   if (tile.type === "shop") extra.push(plural(c.customers || 0, "customer"));
+  const lb = ctx.recent.builds ? ctx.recent.builds[p] : null;
+  if (lb && lb.space === c.space && lb.tile === c.tile && obs.phase !== "end") extra.push(`${ctx.names[p]}'s last building`);
   if (act) extra.push(act);
   return tileTipHTML(tile, extra);
 }
@@ -764,7 +815,8 @@ function drawLegend(svg, ctx, x, y, w) {
   const g = el("g", { class: "qp-legend" }, svg);
   const types = ctx.comps.mode === "expert" ? Object.keys(TYPE_STYLE) : Object.keys(TYPE_STYLE).filter(t => t !== "office" && t !== "monument");
   const items = types.map(t => ({ t, label: TYPE_STYLE[t].label }));
-  items.push({ t: "_inh", label: "inhabitant" }, { t: "_en", label: "energy" }, { t: "_vp", label: "printed VP" }, { t: "_act", label: "active" });
+  items.push({ t: "_inh", label: "inhabitant" }, { t: "_en", label: "energy" }, { t: "_vp", label: "printed VP" }, { t: "_act", label: "active" },
+    { t: "_new", label: "last built" });
   let lx = x, ly = y;
   for (const it of items) {
     const iw = 22 + it.label.length * 6.1 + 8;
@@ -776,6 +828,7 @@ function drawLegend(svg, ctx, x, y, w) {
     } else if (it.t === "_inh") meeple(g, lx + 8, ly + 1, 14);
     else if (it.t === "_en") cylinder(g, lx + 3, ly + 1, 14);
     else if (it.t === "_vp") vpMark(g, lx + 8, ly + 8, 7, 2);
+    else if (it.t === "_new") el("circle", { cx: lx + 8, cy: ly + 8, r: 5, fill: "#ffd43b", stroke: "#8a6100", "stroke-width": 1 }, g);
     else if (it.t === "_act") {
       el("circle", { cx: lx + 8, cy: ly + 8, r: 6, fill: "#37b24d" }, g);
       el("path", { d: `M${lx + 5} ${ly + 8} l2 2.4 l3.6 -4.8`, fill: "none", stroke: "#fff", "stroke-width": 2 }, g);
@@ -836,6 +889,7 @@ export function render(svg, obs, comps, legal, ui = {}) {
     tiles: new Map((comps.tiles || []).map(t => [t.id, t])),
     takeBySlot: new Map(), takeBySquare: new Map(), bySpace: new Map(),
     mine: viewer !== null && viewer !== undefined ? (colors[viewer] || "#888") : "#888",
+    recent: ui.recent && typeof ui.recent === "object" ? ui.recent : { take: null, builds: {} },
   };
   for (const a of legal) {
     if (a.kind === "take") {
@@ -924,15 +978,20 @@ function portrait(svg, ctx, order) {
 
 // ---- the view interface (games.js) ----------------------------------------------------------
 
-/** games.js `recent`: the last take and the last build of the visible log. */
+/** games.js `recent`: the last architect put this round ({player, slot, k, square, tile}) and each
+ * player's last building ({player: {space, tile, height}}), marked on the board. */
 export function recent(log) {
-  let take = null, build = null;
-  for (let i = (log || []).length - 1; i >= 0 && !(take && build); i--) {
+  let take = null;
+  const builds = {};
+  let inRound = true;
+  for (let i = (log || []).length - 1; i >= 0; i--) {
     const e = log[i];
-    if (!take && e.kind === "quadropolis.take") take = { player: e.player, ...(e.data || {}) };
-    if (!build && e.kind === "quadropolis.build") build = { player: e.player, ...(e.data || {}) };
+    const k = (e.kind || "").replace(/^quadropolis\./, "");
+    if (k === "round") inRound = false;
+    if (!take && inRound && k === "take") take = { player: e.player, ...(e.data || {}) };
+    if (k === "build" && e.player !== null && e.player !== undefined && !(e.player in builds)) builds[e.player] = { ...(e.data || {}) };
   }
-  return { take, build };
+  return { take, builds };
 }
 
 /** games.js `seatColors`: Blue, Red, Green, Yellow. */
@@ -968,7 +1027,7 @@ export function describe(obs, comps) {
     if (!r || !r.winners || !r.winners.length) return `Game over after round ${obs.rounds}`;
     return `Game over after round ${obs.rounds} — ${r.winners.map(p => seatName(obs, comps, p)).join(" and ")} win${r.winners.length > 1 ? "" : "s"}`;
   }
-  const who = seatName(obs, comps, obs.current_player);
+  const who = obs.current_player !== null && obs.current_player === obs.seat ? "You" : seatName(obs, comps, obs.current_player);
   const where = obs.phase === "allocate" ? "Final allocation" : `Round ${obs.round}/${obs.rounds} · turn ${Math.min(obs.turn + 1, obs.turns)}/${obs.turns}`;
   return `${where} — ${who ? `${who}: ` : ""}${obs.decision}`;
 }
