@@ -117,6 +117,7 @@ def test_play_quadropolis_by_clicking_the_board(server):
                     action = next(a for a in legal if str(a["id"]) == badge.get_attribute("data-action"))
                     assert action["slot"] == int(badge.get_attribute("data-slot"))
                     assert action["architect"] == int(badge.get_attribute("data-architect"))
+                    page.mouse.move(1, 1)   # off the board, so that hovering the badge enters it
                     badge.hover()
                     target = page.locator(f'#board .qp-sq[data-square="{square}"] .qp-target')
                     assert target.get_attribute("visibility") == "visible"
