@@ -70,6 +70,7 @@
 const VIEWS = {
   the_capitals: () => import("./capitals.js"),
   seven_wonders_duel: () => import("./seven_wonders_duel.js"),
+  quadropolis: () => import("./quadropolis.js"),
 };
 
 /** Seat colours for games without their own. */
