@@ -201,11 +201,11 @@ def run_end(s) -> None:  # pragma: no cover
 # --- scores -------------------------------------------------------------------------------------
 def score_breakdown(s, p: int) -> dict[str, int]:
     """Seat ``p``'s score by category (``scoring.CATEGORIES``, score-pad order §10 #17; the last two
-    are the penalties, <= 0): at the end, of its final allocation; during the game and in the hand
-    allocation before the seat finishes, of the best allocation of its city and resources as they
-    stand."""
+    are the penalties, <= 0): with the hand allocation (``allocation="manual"``), from the moment it
+    begins, of what the seat has allocated so far (its score if it finished now); otherwise of the
+    best allocation of its city and resources as they stand (final at the end)."""
     manual = s.game.options["allocation"] == "manual"
-    if manual and s.allocated[p]:
+    if manual and (s.allocated[p] or s.phase == P_ALLOCATION):
         b = s.game.board
         types, heights, vps = city_arrays(s, p)
         base = p * b.spaces
@@ -260,7 +260,10 @@ def final_allocation(s, p: int) -> tuple[list, list]:
     b = s.game.board
     if s.game.options["allocation"] == "manual" and (s.allocated[p] or s.phase == P_ALLOCATION):
         base = p * b.spaces
-        return [bool(v) for v in s.active[base:base + b.spaces]], s.customers[base:base + b.spaces]
+        types, _, _ = city_arrays(s, p)
+        # parks and monuments are always active (§7)
+        return ([bool(s.active[base + x]) or (types[x] > 0 and not _needs_activation(b, types[x]))
+                 for x in range(b.spaces)], s.customers[base:base + b.spaces])
     a = best(s, p)
     return list(a.active), list(a.customers)
 

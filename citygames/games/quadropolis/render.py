@@ -47,7 +47,7 @@ def tile_effect(tile: Tile, board) -> str:
     if t == TOWER:
         out.append("VP by floors " + "/".join(map(str, board.tower_vp[1:h + 1])) + f", stacks up to {h}")
     elif t == SHOP:
-        out.append(f"VP by customers (up to {board.shop_capacity}) " + "/".join(map(str, board.shop_vp[1:])))
+        out.append(f"VP by customers (up to {board.shop_capacity}) " + "/".join(map(str, board.shop_vp[1:board.shop_capacity + 1])))
     elif t == PUBLIC:
         out.append(f"{tile.vp} VP printed, plus VP by districts with a public service "
                    + "/".join(map(str, board.public_vp[1:board.districts + 1])))
