@@ -29,7 +29,8 @@ CATEGORIES = ("towers", "shops", "public_services", "parks", "factories", "harbo
 
 _ALWAYS_ACTIVE = (PARK, MONUMENT)   # §7: parks need no activation, monuments need none
 _NEG = float("-inf")                # "impossible" in the search tables (never added to a chosen value)
-_TIGHT = 3                          # undecided buildings from which the search also tries its finer bound
+_TIGHT = 10                          # undecided buildings from which the search also tries its finer bound
+                                    # (measured: lower in the tree it costs more than it saves)
 
 
 class Allocation(NamedTuple):
@@ -789,9 +790,15 @@ def best_allocation(board: Board, types: Sequence[int], heights: Sequence[int], 
                 g.append(bv)
             g_q.append(_range_max(g, penK))
 
+        rest_cache: dict[tuple, int] = {}
+
         def rest(i_lo: int, i_hi: int, e_lo: int, e_hi: int) -> int:
             """Most plain VP the rest of the city makes with i' in [i_lo, i_hi] inhabitants and e'
             in [e_lo, e_hi] energy (the undecided buildings take anything from none to all)."""
+            key = (i_lo, i_hi, e_lo, e_hi)
+            got = rest_cache.get(key)
+            if got is not None:
+                return got
             bv = _NEG
             m_top = n_shops if ce_shop == 0 else min(n_shops, e_hi // ce_shop)
             for m in range(m_top + 1):
@@ -799,16 +806,29 @@ def best_allocation(board: Board, types: Sequence[int], heights: Sequence[int], 
                 v = pre_all[m] + g_q[m](i_lo, i_hi) + te_q(max(0, e_lo - el), e_hi - el)
                 if v > bv:
                     bv = v
-            return bv // K1
+            got = rest_cache[key] = bv // K1
+            return got
 
         inner_bits = sum(bit[s] for s in towers + shops + publics + unary + free)
-        n_a_inner = len(publics) + len(unary) + len(free)     # paid with inhabitants
-        n_b_inner = len(towers) + len(shops)                  # paid with energy
-        m_a = min(c_ci + [ci[PUBLIC]] * bool(publics) + [ci[types[u]] for u in unary] + [ci_fac] * bool(free),
-                  default=0)
-        m_b = min([ce_tower] * bool(towers) + [ce_shop] * bool(shops), default=0)
+        # for the activated-count bound: split the buildings into a group paid with inhabitants and a
+        # group paid with energy (each building costs at least its group's cheapest); the searched
+        # buildings that cost both (offices) go in either group: the bound is the smaller count
+        e_items = [k for k in range(nc) if c_ce[k] > 0]
+        ue_suffix = [sum(1 for j in e_items if j >= k) for k in range(nc + 1)]
+        n_a_inner = len(publics) + len(unary) + len(free)
+        n_b_inner = len(towers) + len(shops)
+        a_costs = ([c_ci[k] for k in range(nc) if c_ce[k] == 0] + [ci[PUBLIC]] * bool(publics)
+                   + [ci[types[u]] for u in unary] + [ci_fac] * bool(free))
+        m_a = min(a_costs, default=0)
+        m_b = min([ce_tower] * bool(towers) + [ce_shop] * bool(shops) + [c_ce[k] for k in e_items], default=0)
+        m_a2 = min(a_costs + [c_ci[k] for k in e_items], default=0)
+        m_b2 = min([ce_tower] * bool(towers) + [ce_shop] * bool(shops), default=0)
+
+        def at_most(count: int, left: int, cost: int) -> int:
+            return min(count, left // cost) if cost else count
         min_ci = min(c_ci)
         min_ce = min((c for c in c_ce if c > 0), default=0)
+        max_ci, max_ce = max(c_ci), max(c_ce)
         o_ce = ce[OFFICE] > 0
 
         def beaten(ub: int, k: int, inh: int, en: int, bits: int) -> bool:
@@ -818,13 +838,9 @@ def best_allocation(board: Board, types: Sequence[int], heights: Sequence[int], 
             if ub != target:
                 return ub < target
             i_left, e_left = I - inh, E - en
-            n_a = nc - k + n_a_inner
-            n_b = n_b_inner
-            if m_a:
-                n_a = min(n_a, i_left // m_a)
-            if m_b:
-                n_b = min(n_b, e_left // m_b)
-            count_ub = bits // K2 + n_a + n_b
+            count_ub = bits // K2 + min(
+                at_most(n_a_inner + nc - k - ue_suffix[k], i_left, m_a) + at_most(n_b_inner + ue_suffix[k], e_left, m_b),
+                at_most(n_a_inner + nc - k, i_left, m_a2) + at_most(n_b_inner, e_left, m_b2))
             cust_ub = min(n_shops * cap, i_left)
             pattern_ub = bits % K2 + inner_bits + suffix_bits[k]
             return ub * K1 + count_ub * K2 + cust_ub * K3 + pattern_ub < best[0]
@@ -836,7 +852,11 @@ def best_allocation(board: Board, types: Sequence[int], heights: Sequence[int], 
             the whole of each pair with an activated one, and its office at the largest group it
             could join; the rest of the city with what is left."""
             du = mask | suffix[k]
-            size = {}
+            r_e = nc if min_ce == 0 else (E - en) // min_ce      # undecided that cost energy it pays for
+            r_i = nc if min_ci == 0 else (I - inh) // min_ci     # undecided the inhabitants pay for
+            u_off = (suffix[k] & o_mask).bit_count()
+            add_off = min(u_off, r_i, r_e if o_ce else u_off)    # offices that can still be added
+            size = {}     # undecided office -> the largest group it can end in
             d_offices = []
             for comp in office_components(du & o_mask):
                 g = comp.bit_count()
@@ -844,9 +864,10 @@ def best_allocation(board: Board, types: Sequence[int], heights: Sequence[int], 
                 while comp:
                     y = (comp & -comp).bit_length() - 1
                     comp &= comp - 1
-                    size[y] = g
                     if mask >> y & 1:
                         d_offices.append((g, dc, o_h[y]))
+                    else:
+                        size[y] = min(g, dc + add_off)
             sc2 = []    # (2 x score, costs energy)
             for j in range(k, nc):
                 v = 2 * c_own[j]
@@ -860,7 +881,6 @@ def best_allocation(board: Board, types: Sequence[int], heights: Sequence[int], 
                 sc2.append((v, c_ce[j] > 0))
             sc2.sort(reverse=True)
             # the best c of them, at most r_e of those that cost energy (greedy is exact for this)
-            r_e = len(sc2) if min_ce == 0 else (E - en) // min_ce
             tops = [0]
             n_e = 0
             for v, uses_e in sc2:
@@ -869,7 +889,7 @@ def best_allocation(board: Board, types: Sequence[int], heights: Sequence[int], 
                         continue
                     n_e += 1
                 tops.append(tops[-1] + v)
-            r = len(tops) - 1 if min_ci == 0 else min(len(tops) - 1, (I - inh) // min_ci)
+            r = min(len(tops) - 1, r_i)
             segs = []
             for lines in h_lines:
                 out = []
@@ -886,8 +906,6 @@ def best_allocation(board: Board, types: Sequence[int], heights: Sequence[int], 
                 segs.append(out)
             base = lin - pos_suffix[k] + pairs(mask) + const
             i_now, e_now = I - inh, E - en
-            i_lo = max(0, i_now - cu_i[k])
-            e_lo = e_now - cu_e[k]
             best_ub = _NEG
             for c in range(r + 1):
                 v = base + tops[c] // 2
@@ -896,8 +914,9 @@ def best_allocation(board: Board, types: Sequence[int], heights: Sequence[int], 
                 c_o = c if not o_ce else min(c, r_e)
                 for g, dc, h in d_offices:
                     v += ovp[min(g, dc + c_o, ocap) - 1][h]
+                # c buildings use between c x the cheapest and c x the dearest of each resource
                 i_hi = i_now - c * min_ci
-                v += rest(min(i_lo, i_hi), i_hi, e_lo, e_now)
+                v += rest(max(0, i_now - min(cu_i[k], c * max_ci)), i_hi, e_now - min(cu_e[k], c * max_ce), e_now)
                 if v > best_ub:
                     best_ub = v
             return best_ub
@@ -907,7 +926,7 @@ def best_allocation(board: Board, types: Sequence[int], heights: Sequence[int], 
     def dfs(k: int, mask: int, inh: int, en: int, ub_mono: int, lin: int, bits: int) -> None:
         # ub_mono: mono(activated | undecided) (only kept when pruning); lin: own VP of the
         # activated plus the positive own VP of the undecided
-        if prune and best[0] != _NEG:
+        if prune and k < nc and best[0] != _NEG:     # (a leaf costs about what its bound does)
             i_left, e_left = I - inh, E - en
             if beaten(ub_mono + lin + const + rest(max(0, i_left - cu_i[k]), i_left, e_left - cu_e[k], e_left),
                       k, inh, en, bits):
