@@ -38,6 +38,7 @@ import pytest
 
 from citygames.games.quadropolis.components import (EMPTY, FACTORY, HARBOUR, MONUMENT, OFFICE, PARK, PUBLIC, SHOP,
                                                     TOWER, TYPE_LETTERS, components)
+from citygames.games.quadropolis import scoring
 from citygames.games.quadropolis.scoring import CATEGORIES, Allocation, best_allocation, city_score
 
 BOARDS = components().boards
@@ -464,20 +465,48 @@ def random_city(rng: random.Random, board, max_choices: int = 9):
 
 
 @pytest.mark.parametrize("mode,seed", [("classic", 1), ("expert", 2)])
-def test_best_allocation_matches_brute_force_on_random_cities(mode, seed):
+def test_best_allocation_matches_brute_force_on_random_cities(mode, seed, monkeypatch):
     # §7: the engine searches for the score-maximising allocation; 300 seeded cities per board.
-    # Same total, the same allocation (the documented tie-break), and the breakdown is city_score's.
+    # Same total, the same allocation (the documented tie-break), and the breakdown is city_score's;
+    # also with the search's finer bound tried at every node (by default only high in the tree)
     board = BOARDS[mode]
     rng = random.Random(seed)
     for _ in range(300):
         types, heights, vps, inh, en = random_city(rng, board)
-        got = best_allocation(board, types, heights, vps, inh, en)
         want = brute_force(board, types, heights, vps, inh, en)
         case = (mode, types, heights, vps, inh, en)
-        assert got.total == want[0], case
-        assert (got.active, got.customers) == (want[3], want[4]), case
-        assert got.breakdown == city_score(board, types, heights, vps, got.active, got.customers, inh, en), case
-        assert got.total == sum(got.breakdown.values())
+        for tight in (scoring._TIGHT, 0):
+            monkeypatch.setattr(scoring, "_TIGHT", tight)
+            got = best_allocation(board, types, heights, vps, inh, en)
+            assert got.total == want[0], case
+            assert (got.active, got.customers) == (want[3], want[4]), case
+            assert got.breakdown == city_score(board, types, heights, vps, got.active, got.customers, inh, en), case
+            assert got.total == sum(got.breakdown.values())
+
+
+@pytest.mark.parametrize("mode", ["classic", "expert"])
+def test_cutting_branches_changes_no_result_on_full_cities(mode, monkeypatch):
+    # cities too large for the brute force, dense in harbours, factories, offices and shops (what the
+    # search decides one by one): the search without cutting, with its default cuts and with the
+    # finer bound at every node return the same allocation
+    board = BOARDS[mode]
+    rng = random.Random(4)
+    kinds = [TOWER] * 8 + [SHOP] * 10 + [PUBLIC] * 5 + [PARK] * 5 + [FACTORY] * 15 + [HARBOUR] * 19
+    if mode == "expert":
+        kinds += [OFFICE] * 17 + [MONUMENT] * 4
+    prep = scoring._prep(board)
+    for _ in range(40):
+        types = [rng.choice(kinds) if rng.random() < 0.8 else EMPTY for _ in range(board.spaces)]
+        heights = [rng.randint(1, 3) if t in (TOWER, OFFICE) else int(t != EMPTY) for t in types]
+        vps = [rng.randint(0, 2) if t in (PUBLIC, HARBOUR) else 0 for t in types]
+        args = (board, types, heights, vps, rng.randint(0, 15), rng.randint(0, 15))
+        default = best_allocation(*args)
+        monkeypatch.setattr(scoring, "_TIGHT", 0)
+        fine = best_allocation(*args)
+        monkeypatch.setattr(prep, "prune", False)
+        exhaustive = best_allocation(*args)
+        monkeypatch.undo()
+        assert default == fine == exhaustive, args
 
 
 def test_best_allocation_without_cutting_matches_brute_force():
