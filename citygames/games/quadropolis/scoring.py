@@ -179,6 +179,7 @@ def city_score(board: Board, types: Sequence[int], heights: Sequence[int], vps: 
     harbour_on = [False] * n
     n_parks = 0
     office_seen = [False] * n
+    count_offices = board.parks_count_offices
     for s in range(n):
         if not on[s]:
             continue
@@ -192,7 +193,7 @@ def city_score(board: Board, types: Sequence[int], heights: Sequence[int], vps: 
             public += vps[s]
         elif t == PARK:
             n_parks += 1
-            k = sum(1 for x in nb[s] if on[x] and (types[x] == TOWER or (types[x] == OFFICE and board.parks_count_offices)))
+            k = sum(1 for x in nb[s] if on[x] and (types[x] == TOWER or (types[x] == OFFICE and count_offices)))
             parks += board.park_vp[k]
         elif t == FACTORY:
             factories += sum(fvp[types[x]] for x in nb[s] if on[x])
@@ -826,6 +827,7 @@ def best_allocation(board: Board, types: Sequence[int], heights: Sequence[int], 
 
         def at_most(count: int, left: int, cost: int) -> int:
             return min(count, left // cost) if cost else count
+
         min_ci = min(c_ci)
         min_ce = min((c for c in c_ce if c > 0), default=0)
         max_ci, max_ce = max(c_ci), max(c_ce)
@@ -838,8 +840,9 @@ def best_allocation(board: Board, types: Sequence[int], heights: Sequence[int], 
             if ub != target:
                 return ub < target
             i_left, e_left = I - inh, E - en
+            u_e = ue_suffix[k]
             count_ub = bits // K2 + min(
-                at_most(n_a_inner + nc - k - ue_suffix[k], i_left, m_a) + at_most(n_b_inner + ue_suffix[k], e_left, m_b),
+                at_most(n_a_inner + nc - k - u_e, i_left, m_a) + at_most(n_b_inner + u_e, e_left, m_b),
                 at_most(n_a_inner + nc - k, i_left, m_a2) + at_most(n_b_inner, e_left, m_b2))
             cust_ub = min(n_shops * cap, i_left)
             pattern_ub = bits % K2 + inner_bits + suffix_bits[k]
