@@ -43,9 +43,9 @@ class Allocation(NamedTuple):
         total: ``sum(breakdown.values())``, the VP of the city.
     """
 
-    active: tuple
-    customers: tuple
-    breakdown: dict
+    active: tuple[bool, ...]
+    customers: tuple[int, ...]
+    breakdown: dict[str, int]
     total: int
 
 
