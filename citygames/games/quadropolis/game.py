@@ -63,7 +63,7 @@ class Quadropolis(Game):
     PARTS = {"state": "state:QuadropolisState", "evaluate": "evaluation:evaluate",
              "action_json": "render:action_json", "components_json": "render:components_json",
              "describe_rules": "render:describe_rules", "bench_extra": "bench:extra",
-             "tensor_layout": "tensor:layout",
+             "facts": "facts:facts", "tensor_layout": "tensor:layout",
              "observation_tensor": "tensor:observation_tensor", "max_game_length": "tensor:max_game_length"}
 
     DATA_DIR = DATA
