@@ -28,12 +28,14 @@ Conventions:
   value is ever clipped.
 
 Speed (an RL adapter calls this at every step): the index tables are built once per game object
-(kept in ``game.__dict__``) and the observation dict is never built. A seat's part of the per-seat
-slices (its city, resources, allocation and scores) changes only when it builds, or in the hand
-allocation, so it is cached per seat by content (its city's tiles and heights, what it holds, and
-what the allocation shown depends on): the allocation search behind the scores runs once per new
-city, not once per call. A call copies a zero vector (a float32 ``array.array``), stores the values
-one by one or the cached seat blocks slice by slice, and wraps it as a NumPy array.
+(kept in ``game.__dict__``) and the observation dict is never built. A call copies a zero vector (a
+float32 ``array.array``), stores the values one by one and wraps it as a NumPy array. Two parts are
+kept from one call to the next (found again by comparing the state's lists, so states of any number
+of games may be mixed): the construction site's block (site, Urbanist, slots' architects: the same
+for every observer, unchanged from a take to the placement that follows), and the per-seat block
+(cities, resources, allocation, scores). A seat's part of that block changes only when it builds
+(or in the hand allocation), so it is cached per seat by content (``_seat_key``): the allocation
+search behind the allocation and scores shown runs once per new city, not once per call.
 """
 
 from __future__ import annotations
@@ -44,7 +46,7 @@ import numpy as np
 
 from citygames.core.tensor import TensorLayout
 
-from .components import HARBOUR, PUBLIC, SHOP, TYPES
+from .components import HARBOUR, MARKERS, MONUMENT, OFFICE, PUBLIC, SHOP, TYPES
 from .constants import P_ALLOCATION, P_END, PLACE, STEP_KEYS
 from .end import final_allocation, score_breakdown, winners
 from .game import NSLOTS
@@ -52,8 +54,7 @@ from .scoring import CATEGORIES
 from .site import face_down_markers
 
 _TABLES_KEY = "_quadropolis_tensor_tables"
-#: most entries of each cache of a game object (a cache is emptied when full): seat vectors (about
-#: 0.5 KB), per-seat blocks (about 2 KB) and site blocks (about 3 KB)
+#: most seat vectors (about 1 KB each) cached per game object (the cache is emptied when full)
 CACHE_SIZE = 4096
 #: the site's per-square states after the tile kinds
 SITE_EXTRA = ("face down", "empty")
@@ -91,24 +92,28 @@ def category_bounds(game) -> dict[str, tuple[int, int]]:
     """``{category: (low, high)}``: bounds of each score category of one city (§8), from the
     tables: every space scoring the most a space can (a tower of the highest height, a full shop,
     a park with 4 towers around, a factory with 4 of its best neighbours, an office of the largest
-    group and height, a monument with 4 of its best or worst neighbours), printed VP on every space,
+    group and height, a monument with 4 of its best or worst neighbours; the types of the mode's
+    tiles only: Classic has no offices or monuments), printed VP on every space,
     the best public-service district and harbour-run values, and the penalties of holding the most
     inhabitants and energy a seat can gather. Categories these rules do not name get the sum of all
     (so the bounds stay true whatever the score pad calls them)."""
     b = game.board
     S = b.spaces
     tiles = game.tiles
+    present = {t.type for t in tiles}
     vp_public = max([t.vp for t in tiles if t.type == PUBLIC] or [0])
     vp_harbour = max([t.vp for t in tiles if t.type == HARBOUR] or [0])
+    factory = max(b.factory_vp[t] for t in present)
+    monument = [b.monument_vp[t] for t in present] if MONUMENT in present else [0]
     known = {
         "towers": (0, S * b.tower_vp[b.max_height]),
         "shops": (0, S * b.shop_vp[b.shop_capacity]),
         "public_services": (0, b.public_vp[b.districts] + S * vp_public),
         "parks": (0, S * max(b.park_vp)),
-        "factories": (0, S * 4 * max(b.factory_vp)),
+        "factories": (0, S * 4 * factory),
         "harbours": (0, 2 * max(b.harbour_vp) + S * vp_harbour),
-        "offices": (0, S * max(max(r) for r in b.office_vp)),
-        "monuments": (S * 4 * min(0, min(b.monument_vp)), S * 4 * max(b.monument_vp)),
+        "offices": (0, S * max(max(r) for r in b.office_vp) if OFFICE in present else 0),
+        "monuments": (S * 4 * min(0, *monument), S * 4 * max(0, *monument)),
         "inhabitants": (-b.penalty * _gain_high(game, "inhabitants"), 0),
         "energy": (-b.penalty * _gain_high(game, "energy"), 0),
     }
@@ -196,11 +201,11 @@ def layout(game) -> TensorLayout:
 
 
 # --- index tables, built once per game ---------------------------------------------------------------
+#: the observer-independent slices about the construction site, adjacent in the layout in this order
+SITE_SLICES = ("site", "urbanist", "slot_blocked", "slot_architect")
 #: the per-seat slices, adjacent in the layout in this order (``allocated`` only with the hand allocation)
 SEAT_SLICES = ("city_type", "city_height", "city_vp", "city_active", "city_customers", "inhabitants", "energy",
                "allocated", "breakdown", "score")
-#: the observer-independent slices about the construction site, adjacent in the layout in this order
-SITE_SLICES = ("site", "urbanist", "slot_blocked", "slot_architect")
 
 
 class _Tables:
@@ -217,33 +222,29 @@ class _Tables:
         self.manual = game.options.get("allocation") == "manual"
         self.zero = array("f", bytes(4 * lay.size))
         off = {sl.name: sl.offset for sl in lay}
-        self.off = off
-
-        def block(names):
-            """(start, stop) of the adjacent slices ``names`` (asserted adjacent: one copy fills them)."""
-            for x, y in zip(names, names[1:]):
-                assert lay[x].stop == lay[y].offset, f"tensor slices {x} and {y} must be adjacent"
-            return lay[names[0]].offset, lay[names[-1]].stop
-
-        # the construction site, the Urbanist and the slots' architects: one block, cached by content
-        self.site_span = block(SITE_SLICES)
-        site0 = self.site_span[0]
+        self.o = type("Offsets", (), off)
         kk = kinds(game)
         kind_index = {code: i for i, code in enumerate(kk)}
-        width = len(kk) + len(SITE_EXTRA)
         self.tile_kind = [kind_index[t.code] for t in game.tiles]
-        # per square, the block index of its "tile kind 0" (add the kind), "face down" and "empty"
-        self.site_base = [off["site"] - site0 + q * width for q in range(25)]
-        self.face_down = len(kk)
-        self.empty = len(kk) + 1
-        self.urbanist = off["urbanist"] - site0
-        blocked = off["slot_blocked"] - site0
-        # slots blocked by the Urbanist on square u: its column's (top, bottom) and its row's (left, right)
-        self.blocked = [(blocked + u % 5, blocked + 5 + u % 5, blocked + 10 + u // 5, blocked + 15 + u // 5)
-                        for u in range(25)]
-        self.slot_arch = off["slot_architect"] - site0 - 1   # + slot * K + k
-        self.site_zero = array("f", bytes(4 * (self.site_span[1] - site0)))
-        self.site_cache: dict = {}
+        self.build = game.off["build"]
+        # per square q and tile t: the index of the tile's kind on that square ([q][-1]: the square is
+        # empty); per square, the index of "face down" (2-3 players only, §3)
+        width = len(kk) + len(SITE_EXTRA)
+        self.site_index = [[off["site"] + q * width + kind_index[t.code] for t in game.tiles]
+                           + [off["site"] + q * width + len(kk) + 1] for q in range(25)]
+        self.face_down_index = [off["site"] + q * width + len(kk) for q in range(25)]
+        self.hidden = face_down_markers(n) < len(MARKERS)
+        # the Urbanist on square u: its index, and the slots it blocks (its column's top and bottom, its
+        # row's left and right)
+        blocked = off["slot_blocked"]
+        self.urbanist = [(off["urbanist"] + u, blocked + u % 5, blocked + 5 + u % 5, blocked + 10 + u // 5,
+                          blocked + 15 + u // 5) for u in range(25)]
+        self.slot_arch = [off["slot_architect"] + i * K - 1 for i in range(NSLOTS)]   # + k
+        for x, y in zip(SITE_SLICES, SITE_SLICES[1:]):
+            assert lay[x].stop == lay[y].offset, f"tensor slices {x} and {y} must be adjacent"
+        self.site_span = (lay[SITE_SLICES[0]].offset, lay[SITE_SLICES[-1]].stop)
+        #: the site, the Urbanist and the slots' architects of the last call, and their block
+        self.last_site = None
         # the cities: the tile's type (index of city_types) and printed VP
         types = city_types(game)
         self.T = len(types)
@@ -263,12 +264,22 @@ class _Tables:
                 rel[q] = i
             self.orders[key] = order
             self.rel[key] = rel
-        # the per-seat slices: one block; a seat's values are one vector (its part of each slice, in
-        # slice order), and the block is the seats' vectors (in the observer's order) permuted by seat_take
+        # per observer: the index of slot i's seat p (slot_seat[seat][i][p]) and of architect #k+1 of
+        # seat p (Classic: architects[seat][p * K + k])
+        self.slot_seat = {}
+        self.architects = {}
+        for key, rel in self.rel.items():
+            self.slot_seat[key] = [[off["slot_seat"] + i * n + rel[p] for p in range(n)] for i in range(NSLOTS)]
+            if not self.pool:
+                self.architects[key] = [off["architects"] + rel[p] * K + k for p in range(n) for k in range(K)]
+        # the per-seat slices: one block. A seat's values are one vector (its part of each slice, in slice
+        # order); the block is the seats' vectors (in the observer's order) gathered by seat_take
         names = [x for x in SEAT_SLICES if x != "allocated" or self.manual]
-        self.seat_span = block(names)
+        for x, y in zip(names, names[1:]):
+            assert lay[x].stop == lay[y].offset, f"tensor slices {x} and {y} must be adjacent"
+        self.seat_span = (lay[names[0]].offset, lay[names[-1]].stop)
         widths = [lay[x].size // n for x in names]
-        self.seat_width = L = sum(widths)
+        L = sum(widths)
         take = []
         pos = 0
         for w in widths:
@@ -277,18 +288,11 @@ class _Tables:
             pos += w
         self.seat_take = np.array(take, dtype=np.intp)
         self.seat_zero = array("f", bytes(4 * L))
-        # per observer (seat, None for a spectator): the tensor index of slot i's seat p is
-        # slot_seat_index[seat][i][p]; of architect #k+1 of seat p (Classic) architects_index[seat][p * K + k]
-        self.slot_seat_index = {}
-        self.architects_index = {}
-        for key, order in self.orders.items():
-            rel = self.rel[key]
-            self.slot_seat_index[key] = [[off["slot_seat"] + i * n + rel[p] for p in range(n)] for i in range(NSLOTS)]
-            if not self.pool:
-                self.architects_index[key] = [off["architects"] + rel[p] * K + k for p in range(n) for k in range(K)]
-        self.o = type("Offsets", (), off)
+        #: seat vectors by seat key (``_seat_key``)
         self.seat_cache: dict = {}
-        self.section_cache: dict = {}
+        #: the cities, resources (and hand allocation) of the last call, their seat vectors and the
+        #: blocks per observer order made of them (``_seat_block``)
+        self.last = None
 
 
 def _tables(game) -> _Tables:
@@ -304,57 +308,10 @@ def _remember(cache: dict, key, value) -> None:
     cache[key] = value
 
 
-def _site_block(s, tb: _Tables) -> array:
-    """The values of ``SITE_SLICES`` (the same for every observer), computed once per content: the
-    site's tiles, the Urbanist and the slots' architects (face-down flags follow from the tiles: a
-    tile's marker and the player count)."""
-    key = (tuple(s.site), s.urbanist, tuple(s.slot_k))
-    v = tb.site_cache.get(key)
-    if v is not None:
-        return v
-    v = tb.site_zero[:]
-    site_base = tb.site_base
-    fd = s.face_down
-    kind = tb.tile_kind
-    empty, down = tb.empty, tb.face_down
-    for q, t in enumerate(s.site):
-        if t < 0:
-            v[site_base[q] + empty] = 1.0
-        elif fd[q]:
-            v[site_base[q] + down] = 1.0
-        else:
-            v[site_base[q] + kind[t]] = 1.0
-    u = s.urbanist
-    if u >= 0:
-        v[tb.urbanist + u] = 1.0
-        for i in tb.blocked[u]:
-            v[i] = 1.0
-    K = tb.K
-    o = tb.slot_arch
-    for i, k in enumerate(s.slot_k):
-        if k:
-            v[o + i * K + k] = 1.0
-    _remember(tb.site_cache, key, v)
-    return v
-
-
-def _seat_key(s, tb: _Tables, p: int) -> tuple:
-    """What seat ``p``'s per-seat values depend on: its city's top tiles and heights, what it holds,
-    and, where the observation shows the seat's own allocation (hand allocation), that allocation and
-    whether the seat has finished (else the allocation and scores shown are the best ones, a function
-    of the rest)."""
-    S = tb.S
-    base = p * S
-    if tb.manual and (s.allocated[p] or s.phase == P_ALLOCATION):
-        return (tuple(s.city_tile[base:base + S]), tuple(s.city_height[base:base + S]), s.inhabitants[p],
-                s.energy[p], bool(s.allocated[p]), tuple(s.active[base:base + S]), tuple(s.customers[base:base + S]))
-    return (tuple(s.city_tile[base:base + S]), tuple(s.city_height[base:base + S]), s.inhabitants[p], s.energy[p])
-
-
 def _seat_vector(s, tb: _Tables, p: int, key: tuple) -> array:
     """Seat ``p``'s values of the per-seat slices (its part of each, in slice order) as a float32
-    ``array``, cached by ``_seat_key`` (``key``): the allocation search behind the scores runs once per
-    new city."""
+    ``array``, cached by ``key``: what they depend on (``_seat_key``), so the allocation search behind
+    the allocation and the scores shown runs once per new city."""
     vec = tb.seat_cache.get(key)
     if vec is not None:
         return vec
@@ -373,37 +330,63 @@ def _seat_vector(s, tb: _Tables, p: int, key: tuple) -> array:
             if active[x]:
                 vec[o_act + x] = 1.0
     bd = score_breakdown(s, p)
-    tail = s.city_height[base:base + S] + [0] * S + list(customers) + [s.inhabitants[p], s.energy[p]]
+    vec[S * T:S * T + S] = array("f", s.city_height[base:base + S])
+    tail = list(customers) + [s.inhabitants[p], s.energy[p]]
     if tb.manual:
         tail.append(1 if s.allocated[p] else 0)
     tail += [bd.get(c, 0) for c in CATEGORIES]
     tail.append(sum(bd.values()))
-    # heights, then (after the VP and the activations written above) customers and the scalars
-    vec[S * T:S * T + S] = array("f", tail[:S])
-    vec[o_act + S:] = array("f", tail[2 * S:])
+    vec[o_act + S:] = array("f", tail)
     _remember(tb.seat_cache, key, vec)
     return vec
 
 
-def _seat_section(s, tb: _Tables, order: list) -> array:
-    """The per-seat block for an observer whose seat order is ``order``, cached by the seats' contents."""
-    n = tb.n
-    if tb.manual and s.phase:
-        keys = [_seat_key(s, tb, p) for p in range(n)]
-        key = (order[0], *keys)
+def _seat_key(s, tb: _Tables, p: int) -> tuple:
+    """What seat ``p``'s values of the per-seat slices depend on: its city's top tiles and heights and
+    what it holds, and, where the observation shows the seat's own allocation (the hand allocation),
+    that allocation and whether the seat has finished (elsewhere the allocation and the scores shown
+    are the best ones, a function of the rest)."""
+    S = tb.S
+    a, z = p * S, (p + 1) * S
+    key = (*s.city_tile[a:z], *s.city_height[a:z], s.inhabitants[p], s.energy[p])
+    if tb.manual and (s.allocated[p] or s.phase == P_ALLOCATION):
+        key += (bool(s.allocated[p]), *s.active[a:z], *s.customers[a:z])
+    return key
+
+
+def _seat_block(s, tb: _Tables, order: list) -> array:
+    """The per-seat slices for the observer whose seat order is ``order``.
+
+    The seats' vectors and their blocks per observer order are kept for the cities as they were at
+    the last call (``tb.last``): consecutive calls of one game find them again by comparing lists (no
+    hashing), and after a build only the builder's vector is new. A state of another game finds its
+    seats' vectors in ``tb.seat_cache``."""
+    ct, ch, inh, en = s.city_tile, s.city_height, s.inhabitants, s.energy
+    shown = tb.manual and s.phase   # the hand allocation (or its result) is shown: it is part of the content
+    extra = (s.phase, tuple(s.allocated), tuple(s.active), tuple(s.customers)) if shown else None
+    last = tb.last
+    if last is not None and last[4] == extra and last[0] == ct and last[1] == ch and last[2] == inh \
+            and last[3] == en:
+        vectors, blocks = last[5], last[6]
     else:
-        keys = None
-        key = (order[0], tuple(s.city_tile), tuple(s.city_height), tuple(s.inhabitants), tuple(s.energy))
-    sec = tb.section_cache.get(key)
-    if sec is None:
-        if keys is None:
-            keys = [_seat_key(s, tb, p) for p in range(n)]
+        n, S = tb.n, tb.S
+        vectors = []
+        for p in range(n):
+            a, z = p * S, (p + 1) * S
+            if last is not None and extra is None and last[4] is None and last[0][a:z] == ct[a:z] \
+                    and last[1][a:z] == ch[a:z] and last[2][p] == inh[p] and last[3][p] == en[p]:
+                vectors.append(last[5][p])
+            else:
+                vectors.append(_seat_vector(s, tb, p, _seat_key(s, tb, p)))
+        blocks = {}
+        tb.last = (ct[:], ch[:], inh[:], en[:], extra, vectors, blocks)
+    block = blocks.get(order[0])
+    if block is None:
         m = array("f")
         for p in order:
-            m += _seat_vector(s, tb, p, keys[p])
-        sec = array("f", np.frombuffer(m, dtype=np.float32)[tb.seat_take].tobytes())
-        _remember(tb.section_cache, key, sec)
-    return sec
+            m += vectors[p]
+        block = blocks[order[0]] = array("f", np.frombuffer(m, dtype=np.float32)[tb.seat_take].tobytes())
+    return block
 
 
 # --- the tensor --------------------------------------------------------------------------------------
@@ -427,27 +410,50 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
     v[o.turn] = s.turn
     v[o.mayor + rel[s.mayor]] = 1.0
     v[o.first_player + rel[s.first]] = 1.0
+    # the construction site, the Urbanist and the slots' architects (one block, the same for every
+    # observer: kept from the last call while they do not change)
     a, z = tb.site_span
-    v[a:z] = _site_block(s, tb)
-    m = tb.slot_seat_index[seat]
+    site, u, slot_k = s.site, s.urbanist, s.slot_k
+    last = tb.last_site
+    if last is not None and last[1] == u and last[0] == site and last[2] == slot_k:
+        v[a:z] = last[3]
+    else:
+        site_index = tb.site_index
+        if tb.hidden:
+            fd, down = s.face_down, tb.face_down_index
+            for q, t in enumerate(site):
+                v[down[q] if fd[q] and t >= 0 else site_index[q][t]] = 1.0
+        else:
+            for q, t in enumerate(site):
+                v[site_index[q][t]] = 1.0
+        if u >= 0:
+            for i in tb.urbanist[u]:
+                v[i] = 1.0
+        slot_arch = tb.slot_arch
+        for i, k in enumerate(slot_k):
+            if k:
+                v[slot_arch[i] + k] = 1.0
+        tb.last_site = (site[:], u, slot_k[:], v[a:z])
+    slot_seat = tb.slot_seat[seat]
     for i, p in enumerate(s.slot_seat):
         if p >= 0:
-            v[m[i][p]] = 1.0
+            v[slot_seat[i][p]] = 1.0
     if tb.pool:
         v[o.pool:o.pool + tb.K] = array("f", s.architects)
     else:
-        m = tb.architects_index[seat]
+        m = tb.architects[seat]
         for j, on in enumerate(s.architects):
             if on:
                 v[m[j]] = 1.0
     if step == PLACE:
         v[o.pending_tile + tb.tile_kind[s.taken]] = 1.0
         v[o.pending_architect + s.taken_k - 1] = 1.0
-        b = o.pending_spaces
-        for x in s.placements(s.player, s.taken, s.taken_k):
-            v[b + x] = 1.0
+        b = o.pending_spaces - tb.build   # the legal builds are the spaces (cached by the state, and
+        for a in s.legal_actions():        # asked for anyway when the tensor is used to choose a move)
+            if a.kind == "build":
+                v[b + a.id] = 1.0
     a, z = tb.seat_span
-    v[a:z] = _seat_section(s, tb, tb.orders[seat])
+    v[a:z] = _seat_block(s, tb, tb.orders[seat])
     if over:
         b = o.winners
         for p in winners(s):
@@ -473,8 +479,9 @@ def max_game_length(game) -> int:
       count: §3, tiles marked for more players stay face down and cannot be taken):
       ``n * (spaces + 1) + min(n * spaces, shops) * shop_capacity``.
 
-    Classic: 4 players 128 (auto) / 388 (manual), 2 players 64 / 114. Expert: 4 players 160 / 444,
-    2 players 80 / 142 (with the data as shipped; TENSOR.md compares them with the longest games seen).
+    With the data as shipped (auto / manual): Classic 64 / 130 (2 players), 96 / 179 (3), 128 / 244 (4);
+    Expert 80 / 167, 120 / 228, 160 / 314. The rounds' part is reached (a game where every turn takes a
+    tile and builds it); TENSOR.md compares the bounds with the longest games seen.
     """
     b = game.board
     n = game.num_players
@@ -487,4 +494,4 @@ def max_game_length(game) -> int:
 
 
 __all__ = ["layout", "observation_tensor", "max_game_length", "kinds", "city_types", "category_bounds",
-           "SITE_EXTRA", "SEAT_SLICES", "SITE_SLICES", "CACHE_SIZE"]
+           "SITE_EXTRA", "SITE_SLICES", "SEAT_SLICES", "CACHE_SIZE"]
