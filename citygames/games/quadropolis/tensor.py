@@ -48,7 +48,7 @@ from citygames.core.tensor import TensorLayout
 
 from .components import HARBOUR, MARKERS, MONUMENT, OFFICE, PUBLIC, SHOP, TYPES
 from .constants import P_ALLOCATION, P_END, PLACE, STEP_KEYS
-from .end import final_allocation, score_breakdown, winners
+from .end import best, final_allocation, score_breakdown, winners
 from .game import NSLOTS
 from .scoring import CATEGORIES
 from .site import face_down_markers
@@ -216,7 +216,7 @@ class _Tables:
         b = game.board
         n = game.num_players
         self.n = n
-        self.S = S = b.spaces
+        self.S = b.spaces
         self.K = K = b.architect_numbers
         self.pool = b.shared_pool
         self.manual = game.options.get("allocation") == "manual"
@@ -320,7 +320,13 @@ def _seat_vector(s, tb: _Tables, p: int, key: tuple) -> array:
     ct = s.city_tile[base:base + S]
     vec = tb.seat_zero[:]
     tile_type, tile_vp = tb.tile_type, tb.tile_vp
-    active, customers = final_allocation(s, p)
+    own = tb.manual and (s.allocated[p] or s.phase == P_ALLOCATION)   # as end.final_allocation shows it
+    if own:
+        active, customers = final_allocation(s, p)
+        bd = score_breakdown(s, p)
+    else:   # the best allocation, with its scores (end.best, once per new city)
+        a = best(s, p)
+        active, customers, bd = a.active, a.customers, a.breakdown
     o_vp, o_act = S * T + S, S * T + 2 * S
     for x in range(S):
         t = ct[x]
@@ -329,7 +335,6 @@ def _seat_vector(s, tb: _Tables, p: int, key: tuple) -> array:
             vec[o_vp + x] = tile_vp[t]
             if active[x]:
                 vec[o_act + x] = 1.0
-    bd = score_breakdown(s, p)
     vec[S * T:S * T + S] = array("f", s.city_height[base:base + S])
     tail = list(customers) + [s.inhabitants[p], s.energy[p]]
     if tb.manual:
