@@ -64,7 +64,9 @@ class Quadropolis(Game):
              "action_json": "render:action_json", "components_json": "render:components_json",
              "describe_rules": "render:describe_rules", "bench_extra": "bench:extra",
              "state_from_position": "position:parse", "position": "position:write",
-             "render_text": "board_text:render_text"}
+             "render_text": "board_text:render_text",
+             "facts": "facts:facts", "tensor_layout": "tensor:layout",
+             "observation_tensor": "tensor:observation_tensor", "max_game_length": "tensor:max_game_length"}
 
     DATA_DIR = DATA
 
