@@ -15,6 +15,7 @@ import citygames
 from citygames import PositionError
 from citygames.core import Rng
 from citygames.games.seven_wonders_duel import position as notation
+from play_helpers import random_states as _random_states  # noqa: E402
 
 OPTION_SETS = ({}, {"first_game_wonders": True}, {"next_age_chooser": "first_print"})
 PACKAGE = Path(notation.__file__).parent
@@ -22,19 +23,7 @@ PACKAGE = Path(notation.__file__).parent
 
 def random_states(options: dict, seeds, every: int = 1):
     """States of seeded random games (each ``every``-th one, the last always), with the game's actions."""
-    g = game(**options)
-    for seed in seeds:
-        s = g.new_initial_state(seed)
-        rng = Rng(seed)
-        k = 0
-        while True:
-            if k % every == 0 or s.is_terminal():
-                yield s
-            if s.is_terminal():
-                break
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randbelow(len(legal))])
-            k += 1
+    return _random_states(game(**options), seeds, every)
 
 
 # ==============================================================================================

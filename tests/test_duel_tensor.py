@@ -22,6 +22,7 @@ from citygames.core.tensor import seat_order
 from citygames.games.seven_wonders_duel.components import COLORS, LAW, NS, RESOURCES, SYMBOLS
 from citygames.games.seven_wonders_duel.constants import CATEGORIES, STEP_KEYS, VICTORY_NAMES
 from citygames.games.seven_wonders_duel.tensor import COIN_CAP
+from play_helpers import random_states as _random_states  # noqa: E402
 
 OPTION_SETS = [{}, {"first_game_wonders": True}, {"next_age_chooser": "first_print"}]
 TENSOR_MD = Path(__file__).resolve().parents[1] / "citygames" / "games" / "seven_wonders_duel" / "TENSOR.md"
@@ -128,18 +129,7 @@ def reference(s, seat) -> np.ndarray:
 
 def random_states(g, seeds, every: int = 1):
     """Every ``every``-th state (and the last) of seeded random games."""
-    for seed in seeds:
-        rng = Rng(seed * 7 + 1)
-        s = g.new_initial_state(seed)
-        k = 0
-        while True:
-            if k % every == 0 or s.is_terminal():
-                yield s
-            if s.is_terminal():
-                break
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randbelow(len(legal))])
-            k += 1
+    return _random_states(g, seeds, every, rng_seed=lambda seed: seed * 7 + 1)
 
 
 def explain(lay, a, b) -> str:

@@ -18,6 +18,7 @@ from citygames.core import load_game
 from citygames.core.records import replay
 from citygames.core.rng import Rng
 from citygames.games.quadropolis import position as notation
+from play_helpers import random_states  # noqa: E402
 
 CONFIGS = [(mode, n, alloc) for mode in ("classic", "expert") for n in (2, 3, 4) for alloc in ("auto", "manual")]
 DOC = Path(notation.__file__).parent / "POSITION.md"
@@ -33,19 +34,6 @@ def same(a, b):
     return strip(a.to_dict()) == strip(b.to_dict())
 
 
-def random_states(g, seeds, every=1):
-    for seed in seeds:
-        s = g.new_initial_state(seed)
-        rng = Rng(seed)
-        k = 0
-        while True:
-            if k % every == 0 or s.is_terminal():
-                yield s
-            if s.is_terminal():
-                break
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randbelow(len(legal))])
-            k += 1
 
 
 # ==============================================================================================

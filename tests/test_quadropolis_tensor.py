@@ -20,6 +20,7 @@ from citygames.core.tensor import seat_order
 from citygames.games.quadropolis.components import TYPES
 from citygames.games.quadropolis.constants import STEP_KEYS
 from citygames.games.quadropolis.scoring import CATEGORIES
+from play_helpers import random_states as _random_states  # noqa: E402
 
 TENSOR_MD = Path(__file__).resolve().parents[1] / "citygames" / "games" / "quadropolis" / "TENSOR.md"
 #: (mode, players, allocation): both modes, every player count, both allocations
@@ -119,18 +120,7 @@ def reference(s, seat) -> np.ndarray:
 
 def random_states(g, seeds, every: int = 1, rng_salt: int = 7):
     """Every ``every``-th state (and the last) of seeded random games."""
-    for seed in seeds:
-        rng = Rng(seed * rng_salt + 1)
-        s = g.new_initial_state(seed)
-        k = 0
-        while True:
-            if k % every == 0 or s.is_terminal():
-                yield s
-            if s.is_terminal():
-                break
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randbelow(len(legal))])
-            k += 1
+    return _random_states(g, seeds, every, rng_seed=lambda seed: seed * rng_salt + 1)
 
 
 def explain(lay, a, b) -> str:
