@@ -46,6 +46,7 @@ import re
 
 from citygames.core.errors import GameOptionError, PositionError
 from citygames.core.phases import NO_DECISION
+from citygames.core.position_text import Line, PositionLines
 from citygames.core.rng import Rng
 
 from .components import MARKERS, SHOP, STACKING, TYPE_NAMES
@@ -300,89 +301,33 @@ def write(s) -> str:
 # ==============================================================================================
 # parse: lines
 # ==============================================================================================
-class _Line:
-    __slots__ = ("no", "key", "value", "block")
+def _lines(game, text: str) -> PositionLines:
+    """The lines of a position (``citygames.core.position_text``): the top keys, the site and slots
+    blocks and one block per seat of this game."""
+    n = game.num_players
+    b = game.board
+    seats = SEAT_NAMES[:n]
+    blocks = {"site": {f"row {i}" for i in range(1, 6)}, "slots": set(SIDES)}
+    for p in seats:
+        blocks[p] = set(_SEAT_KEYS) | {f"row {i}" for i in range(1, b.rows + 1)}
+    top_keys = set(_TOP) | set(seats) | {f"round {k} tiles" for k in range(2, b.rounds + 1)}
 
-    def __init__(self, no: int, key: str, value: str, block: str | None):
-        self.no, self.key, self.value, self.block = no, key, value, block
+    def unknown_top(no: int, key: str) -> str | None:
+        if key in SEAT_NAMES:
+            return f"line {no}: {key} does not play in a {n}-player game (seats: {', '.join(seats)})"
+        return None
 
-    def where(self) -> str:
-        return f"line {self.no} ({self.block + ': ' if self.block else ''}{self.key})"
-
-
-class _Lines:
-    """The lines of a position: ``top`` (key -> line), ``blocks`` (block -> key -> line)."""
-
-    def __init__(self, game, text: str):
-        n = game.num_players
-        b = game.board
-        seats = SEAT_NAMES[:n]
-        top_keys = set(_TOP) | set(seats) | {f"round {k} tiles" for k in range(2, b.rounds + 1)}
-        self.top: dict[str, _Line] = {}
-        self.blocks: dict[str, dict[str, _Line]] = {}
-        block_keys = {"site": {f"row {i}" for i in range(1, 6)}, "slots": set(SIDES)}
-        for p in seats:
-            block_keys[p] = set(_SEAT_KEYS) | {f"row {i}" for i in range(1, b.rows + 1)}
-        block = None
-        for no, raw in enumerate(text.splitlines(), start=1):
-            line = raw.split("#", 1)[0].rstrip()
-            if not line.strip():
-                continue
-            key, colon, value = line.strip().partition(":")
-            key, value = key.strip(), value.strip()
-            if not colon:
-                raise PositionError(f"line {no}: expected 'key: value', got {line.strip()!r}")
-            if line[0] not in " \t":
-                if key not in top_keys:
-                    if key in SEAT_NAMES:
-                        raise PositionError(f"line {no}: {key} does not play in a {n}-player game "
-                                            f"(seats: {', '.join(seats)})")
-                    raise PositionError(f"line {no}: unknown line {key!r} (see POSITION.md)")
-                if key in self.top:
-                    raise PositionError(f"line {no}: {key!r} is given twice (first on line {self.top[key].no})")
-                self.top[key] = _Line(no, key, value, None)
-                if key in block_keys:
-                    if value:
-                        raise PositionError(f"line {no} ({key}): the block's lines go on the indented lines below")
-                    block = key
-                    self.blocks[key] = {}
-                else:
-                    block = None
-                continue
-            if block is None:
-                raise PositionError(f"line {no}: an indented line outside a block (site, slots or a seat)")
-            if key not in block_keys[block]:
-                raise PositionError(f"line {no} ({block}): unknown line {key!r} (the block has "
-                                    f"{', '.join(sorted(block_keys[block]))})")
-            if key in self.blocks[block]:
-                raise PositionError(f"line {no} ({block}): {key!r} is given twice")
-            self.blocks[block][key] = _Line(no, key, value, block)
-
-    def get(self, key: str, block: str | None = None) -> _Line | None:
-        return self.top.get(key) if block is None else self.blocks.get(block, {}).get(key)
-
-    def need(self, key: str, block: str | None = None, why: str = "") -> _Line:
-        ln = self.get(key, block)
-        if ln is None:
-            where = f" in the {block} block" if block else ""
-            raise PositionError(f"missing line {key!r}{where}{' ' + why if why else ''}")
-        return ln
+    return PositionLines(text, top_keys, blocks, unknown_top, outside="site, slots or a seat")
 
 
-def _fail(ln: _Line, msg: str):
-    raise PositionError(f"{ln.where()}: {msg}")
+def _fail(ln: Line, msg: str):
+    ln.fail(msg)
 
 
-def _items(ln: _Line) -> list[str]:
-    if ln.value.lower() == "none":
-        return []
-    parts = [x.strip() for x in ln.value.split(",")]
-    if any(not x for x in parts):
-        _fail(ln, "an empty item in the list")
-    return parts
+_items = PositionLines.items
 
 
-def _int(ln: _Line, value: str | None = None, lo: int | None = None, hi: int | None = None, what: str = "") -> int:
+def _int(ln: Line, value: str | None = None, lo: int | None = None, hi: int | None = None, what: str = "") -> int:
     v = ln.value if value is None else value
     try:
         x = int(v)
@@ -414,7 +359,7 @@ class _Reader:
         self.game = game
         self.b = game.board
         self.n = game.num_players
-        self.L = _Lines(game, text)
+        self.L = _lines(game, text)
         self.cat = _Catalogue(game)
         s = self.s = QuadropolisState.blank(game, 0, origin=text)
         s._best = None
@@ -453,7 +398,7 @@ class _Reader:
         ln = L.get("seed")
         self.s.seed = _int(ln, what="the seed") if ln is not None else 0
 
-    def seat(self, ln: _Line, value: str | None = None) -> int:
+    def seat(self, ln: Line, value: str | None = None) -> int:
         v = ln.value if value is None else value
         seats = SEAT_NAMES[:self.n]
         if v not in seats:
@@ -507,7 +452,7 @@ class _Reader:
                                   f"must hold the Mayor before the first turn")
 
     # --- tiles -----------------------------------------------------------------------------------
-    def ref(self, ln: _Line, word: str, ctx: _Ctx, exact_pass: bool, stack: bool = False):
+    def ref(self, ln: Line, word: str, ctx: _Ctx, exact_pass: bool, stack: bool = False):
         """One tile reference; returns ``(idx or None, height)``. In the exact pass only ``CODE@Rx``
         references are resolved (they reserve their tile), the others in the second pass."""
         m = _REF.match(word)
@@ -538,7 +483,7 @@ class _Reader:
         L, s, b, n = self.L, self.s, self.b, self.n
         r = s.round
         in_rounds = s.phase == P_ROUNDS
-        self.named: dict[int, _Line] = {}
+        self.named: dict[int, Line] = {}
         self.reserved: set = set()
         refs = []   # (line, word, ctx, stack, slot) in reading order; slot: where the result goes
         site = [-1] * 25
@@ -890,7 +835,7 @@ class _Reader:
             if p not in done and p != s.player and (any(s.active[p * b.spaces:(p + 1) * b.spaces])):
                 _fail(L.get("active", name), f"{name} has not begun to allocate: nothing of it is allocated yet")
 
-    def space(self, ln: _Line, w: str) -> int:
+    def space(self, ln: Line, w: str) -> int:
         b = self.b
         m = _SQUARE.match(w)
         if not m or not (1 <= int(m.group(1)) <= b.rows and 1 <= int(m.group(2)) <= b.cols):

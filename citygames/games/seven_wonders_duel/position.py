@@ -51,6 +51,7 @@ from __future__ import annotations
 
 from citygames.core.errors import GameOptionError, PositionError
 from citygames.core.phases import NO_DECISION
+from citygames.core.position_text import Line, PositionLines
 from citygames.core.rng import Rng
 
 from .ages import last_chooser
@@ -69,7 +70,6 @@ _TOP_KEYS = ("game", "options", "seed", "first player", "age", "decision", "to m
              "removed from Age I", "removed from Age II", "removed from Age III", "Age I deck", "Age II deck",
              "Age III deck", "guilds in the box", "progress tokens in the box", "wonders not revealed")
 _SEAT_KEYS = ("coins", "city", "wonders", "progress tokens", "military tokens", "one-of order")
-_BLOCKS = ("structure", "North", "South")
 _OUT = "out of the game"
 
 
@@ -189,127 +189,55 @@ def _one_of_order(s, p: int) -> list[str] | None:
 # ==============================================================================================
 # parse
 # ==============================================================================================
-class _Line:
-    __slots__ = ("no", "key", "value", "block")
-
-    def __init__(self, no: int, key: str, value: str, block: str | None):
-        self.no, self.key, self.value, self.block = no, key, value, block
-
-    def where(self) -> str:
-        key = f"{self.block}: {self.key}" if self.block and self.block != "structure" else self.key
-        return f"line {self.no} ({key})"
-
-
-class _Parser:
-    """Reads the lines of a position; ``fail`` raises ``PositionError`` naming a line."""
+class _Parser(PositionLines):
+    """Reads the lines of a position (``citygames.core.position_text``); ``fail`` raises
+    ``PositionError`` naming a line."""
 
     def __init__(self, game, text: str):
         self.game = game
         self.c = game.components
-        self.top: dict[str, _Line] = {}
-        self.blocks: dict[str, dict[str, _Line]] = {b: {} for b in _BLOCKS}
-        self.rows: list[_Line] = []
-        block = None
-        for no, raw in enumerate(text.splitlines(), start=1):
-            line = raw.split("#", 1)[0].rstrip()
-            if not line.strip():
-                continue
-            indented = line[0] in " \t"
-            key, colon, value = line.strip().partition(":")
-            key, value = key.strip(), value.strip()
-            if not colon:
-                raise PositionError(f"line {no}: expected 'key: value', got {line.strip()!r}")
-            if not indented:
-                if key not in _TOP_KEYS:
-                    raise PositionError(f"line {no}: unknown line {key!r} (see POSITION.md)")
-                if key in self.top or key in _BLOCKS and self.blocks[key]:
-                    raise PositionError(f"line {no}: {key!r} is given twice")
-                if key in _BLOCKS:
-                    if value:
-                        raise PositionError(f"line {no} ({key}): the block's lines go on the indented lines below")
-                    block = key
-                    self.top[key] = _Line(no, key, "", None)
-                else:
-                    block = None
-                    self.top[key] = _Line(no, key, value, None)
-                continue
-            if block is None:
-                raise PositionError(f"line {no}: an indented line outside a block (structure, North, South)")
-            ln = _Line(no, key, value, block)
-            if block == "structure":
-                if not key.startswith("row "):
-                    raise PositionError(f"line {no} (structure): expected 'row N: ...', got {key!r}")
-                self.rows.append(ln)
-            else:
-                if key not in _SEAT_KEYS:
-                    raise PositionError(f"line {no} ({block}): unknown line {key!r} (a seat has "
-                                        f"{', '.join(_SEAT_KEYS)})")
-                if key in self.blocks[block]:
-                    raise PositionError(f"line {no} ({block}): {key!r} is given twice")
-                self.blocks[block][key] = ln
-
-    # --- lines -----------------------------------------------------------------------------------
-    def get(self, key: str, block: str | None = None) -> _Line | None:
-        return self.top.get(key) if block is None else self.blocks[block].get(key)
-
-    def need(self, key: str, block: str | None = None, why: str = "") -> _Line:
-        ln = self.get(key, block)
-        if ln is None:
-            where = f"in the {block} block " if block else ""
-            raise PositionError(f"missing line {key!r} {where}{why}".rstrip())
-        return ln
-
-    def forbid(self, key: str, why: str) -> None:
-        ln = self.top.get(key)
-        if ln is not None:
-            raise PositionError(f"{ln.where()}: {why}")
+        super().__init__(text, _TOP_KEYS, {"structure": None, "North": _SEAT_KEYS, "South": _SEAT_KEYS},
+                         outside="structure, North, South")
+        self.rows = self.rows["structure"]   # the structure's rows, in order
 
     @staticmethod
-    def fail(ln: _Line, msg: str):
-        raise PositionError(f"{ln.where()}: {msg}")
+    def fail(ln: Line, msg: str):
+        ln.fail(msg)
 
     # --- values ------------------------------------------------------------------------------------
-    def items(self, ln: _Line | None) -> list[str]:
-        if ln is None or ln.value.lower() == "none":
-            return []
-        parts = [x.strip() for x in ln.value.split(",")]
-        if any(not x for x in parts):
-            self.fail(ln, "an empty name in the list")
-        return parts
-
-    def seat(self, ln: _Line, allow_nobody: bool = False) -> int:
+    def seat(self, ln: Line, allow_nobody: bool = False) -> int:
         if ln.value in SEAT_NAMES:
             return SEAT_NAMES.index(ln.value)
         if allow_nobody and ln.value == "nobody":
             return -1
         self.fail(ln, f"expected {' or '.join(SEAT_NAMES)}{' or nobody' if allow_nobody else ''}, got {ln.value!r}")
 
-    def integer(self, ln: _Line) -> int:
+    def integer(self, ln: Line) -> int:
         try:
             return int(ln.value)
         except ValueError:
             self.fail(ln, f"expected a whole number, got {ln.value!r}")
 
-    def yes_no(self, ln: _Line | None) -> bool:
+    def yes_no(self, ln: Line | None) -> bool:
         if ln is None:
             return False
         if ln.value not in ("yes", "no"):
             self.fail(ln, f"expected yes or no, got {ln.value!r}")
         return ln.value == "yes"
 
-    def card(self, ln: _Line, name: str) -> int:
+    def card(self, ln: Line, name: str) -> int:
         x = self.c.card_by_name.get(name)
         if x is None:
             self.fail(ln, f"unknown card {name!r}")
         return x
 
-    def wonder(self, ln: _Line, name: str) -> int:
+    def wonder(self, ln: Line, name: str) -> int:
         w = self.c.wonder_by_name.get(name)
         if w is None:
             self.fail(ln, f"unknown wonder {name!r}")
         return w
 
-    def token(self, ln: _Line, name: str) -> int:
+    def token(self, ln: Line, name: str) -> int:
         t = self.c.token_by_name.get(name)
         if t is None:
             self.fail(ln, f"unknown progress token {name!r}")
@@ -339,10 +267,10 @@ class _Reader:
         s = self.s = DuelState.blank(game, origin=text)
         s.c = c
         #: where each card is: card -> (line, "in North's city", ...)
-        self.where: dict[int, tuple[_Line | None, str]] = {}
+        self.where: dict[int, tuple[Line | None, str]] = {}
         #: who holds each wonder / where each token is
-        self.owner: dict[int, tuple[_Line, str]] = {}
-        self.holder: dict[int, _Line] = {}
+        self.owner: dict[int, tuple[Line, str]] = {}
+        self.holder: dict[int, Line] = {}
 
     def state(self):
         self.header()
@@ -358,12 +286,12 @@ class _Reader:
         return self.s
 
     # --- places ---------------------------------------------------------------------------------
-    def cards(self, ln: _Line | None, place_name: str, max_age: int, exact_age: int | None = None) -> list[int]:
+    def cards(self, ln: Line | None, place_name: str, max_age: int, exact_age: int | None = None) -> list[int]:
         """The cards listed on ``ln``, each put in ``place_name``: a card is in one place only, and of an age
         begun (``max_age`` at most) or exactly ``exact_age``."""
         return [self.place(ln, self.r.card(ln, n), place_name, max_age, exact_age) for n in self.r.items(ln)]
 
-    def place(self, ln: _Line, x: int, place_name: str, max_age: int, exact_age: int | None = None) -> int:
+    def place(self, ln: Line, x: int, place_name: str, max_age: int, exact_age: int | None = None) -> int:
         r = self.r
         cd = self.c.cards[x]
         if x in self.where:
@@ -380,7 +308,7 @@ class _Reader:
         self.where[x] = (ln, place_name)
         return x
 
-    def wonder_list(self, ln: _Line | None, what: str) -> list[tuple[int, str]]:
+    def wonder_list(self, ln: Line | None, what: str) -> list[tuple[int, str]]:
         """The wonders listed on ``ln`` (held ``what``: a wonder is in one place only), each with the text in
         parentheses after it ("" when none)."""
         out = []
@@ -397,7 +325,7 @@ class _Reader:
             out.append((w, rest[:-1].strip()))
         return out
 
-    def token_list(self, ln: _Line | None, unknown: bool = False) -> list[int | None]:
+    def token_list(self, ln: Line | None, unknown: bool = False) -> list[int | None]:
         """The tokens listed on ``ln`` (a token is in one place only); with ``unknown``, ``?`` gives ``None``."""
         out = []
         for n in self.r.items(ln):
@@ -618,7 +546,7 @@ class _Reader:
             hidden = rest
         s.unrevealed_wonders = tuple(hidden)
 
-    def draft_order(self, held, pool_ln: _Line) -> None:
+    def draft_order(self, held, pool_ln: Line) -> None:
         """§6.2: the picks made so far leave this pool; each seat holds what the order gave it; the right seat
         picks next."""
         r, s, c = self.r, self.s, self.c
@@ -840,7 +768,7 @@ class _Reader:
         name = SEAT_NAMES[mover]
         decision_ln = self.decision_ln
 
-        def built_by_mover(w: int, why: str, ln: _Line = decision_ln) -> None:
+        def built_by_mover(w: int, why: str, ln: Line = decision_ln) -> None:
             if not (w in s.wonders[mover] and s.wonder_card[w] >= 0):
                 r.fail(ln, f"{name} must have built {c.wonders[w].name} to {why}")
 
