@@ -160,4 +160,18 @@ def seat_order(seat: int | None, n: int) -> Sequence[int]:
     return [(first + k) % n for k in range(n)]
 
 
-__all__ = ["TensorLayout", "TensorSlice", "seat_order"]
+def seat_orders(n: int) -> tuple[dict, dict]:
+    """Every observer's ``seat_order`` at once, for tensors that precompute them: ``(orders, rel)``,
+    both keyed by the observer's seat (``None`` for a spectator): ``orders[key]`` is
+    ``seat_order(key, n)`` and ``rel[key][p]`` the index of seat ``p`` in it."""
+    orders, rel = {}, {}
+    for key in list(range(n)) + [None]:
+        order = list(seat_order(key, n))
+        r = [0] * n
+        for i, q in enumerate(order):
+            r[q] = i
+        orders[key], rel[key] = order, r
+    return orders, rel
+
+
+__all__ = ["TensorLayout", "TensorSlice", "seat_order", "seat_orders"]

@@ -44,7 +44,7 @@ from array import array
 
 import numpy as np
 
-from citygames.core.tensor import TensorLayout
+from citygames.core.tensor import TensorLayout, seat_orders
 
 from .components import HARBOUR, MARKERS, MONUMENT, OFFICE, PUBLIC, SHOP, TYPES
 from .constants import P_ALLOCATION, P_END, PLACE, STEP_KEYS
@@ -254,16 +254,7 @@ class _Tables:
         self.tile_type = [type_index[t.type] for t in game.tiles]
         self.tile_vp = [t.vp for t in game.tiles]
         # seat orders (key: the observer's seat, None for a spectator) and each seat's place in them
-        self.orders = {}
-        self.rel = {}
-        for key in list(range(n)) + [None]:
-            first = 0 if key is None else key
-            order = [(first + i) % n for i in range(n)]
-            rel = [0] * n
-            for i, q in enumerate(order):
-                rel[q] = i
-            self.orders[key] = order
-            self.rel[key] = rel
+        self.orders, self.rel = seat_orders(n)
         # per observer: the index of slot i's seat p (slot_seat[seat][i][p]) and of architect #k+1 of
         # seat p (Classic: architects[seat][p * K + k])
         self.slot_seat = {}

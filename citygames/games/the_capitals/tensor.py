@@ -39,7 +39,7 @@ from array import array
 
 import numpy as np
 
-from citygames.core.tensor import TensorLayout
+from citygames.core.tensor import TensorLayout, seat_orders
 
 from .components import CULTURE, EMP, MONEY, NT, NTYPES, POP, PROG, PS, TYPE_NAMES, Components
 from .end import BEFORE_EXPO, END_OF_GAME, has_effect
@@ -232,16 +232,7 @@ class _Tables:
         off = {sl.name: sl.offset for sl in lay}
         self.off = off
         # seat orders (key: the observer's seat, None for a spectator) and each seat's place in it
-        self.orders = {}
-        self.rel = {}
-        for key in list(range(n)) + [None]:
-            first = 0 if key is None else key
-            order = [(first + i) % n for i in range(n)]
-            rel = [0] * n
-            for i, q in enumerate(order):
-                rel[q] = i
-            self.orders[key] = order
-            self.rel[key] = rel
+        self.orders, self.rel = seat_orders(n)
 
         def block(*names):
             """(start, stop) of adjacent slices ``names`` (asserted adjacent: one assignment fills them)."""
