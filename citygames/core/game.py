@@ -13,7 +13,7 @@ from typing import Any, Sequence
 
 from .actions import Action, ActionSpace
 from .data import DATA_OVERRIDES, freeze_overrides, override_lines, resolve_overrides
-from .errors import GameOptionError, IllegalActionError
+from .errors import GameOptionError, IllegalActionError, PositionError
 
 #: ``current_player()`` when the game is over (OpenSpiel's kTerminalPlayerId).
 TERMINAL = -4
@@ -269,6 +269,8 @@ class Game:
         fn = self.part("state_from_position")
         if fn is None:
             raise NotImplementedError(f"{self.info.id} has no position notation")
+        if not isinstance(text, str):
+            raise PositionError("a position is a text")
         return fn(self, text)
 
     def evaluate(self, state: "State", player: int) -> float:

@@ -44,7 +44,7 @@ from __future__ import annotations
 
 import re
 
-from citygames.core.errors import GameOptionError, PositionError
+from citygames.core.errors import GameOptionError
 from citygames.core.phases import NO_DECISION
 from citygames.core.position_text import Line, PositionLines
 from citygames.core.rng import Rng
@@ -347,10 +347,9 @@ def parse(game, text: str):
     ``origin`` is ``text``, its history and log are empty.
 
     Raises:
-        PositionError: the text is not a valid position; the message names the line and the rule.
+        PositionError: the text is not a valid position; the message names the line and the rule
+            (``game.state_from_position`` refuses a value that is not a text first).
     """
-    if not isinstance(text, str):
-        raise PositionError("a position is a text")
     return _Reader(game, text).state()
 
 

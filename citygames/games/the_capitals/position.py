@@ -815,8 +815,6 @@ def parse(game, text: str):
     Raises:
         PositionError: the text is not a valid position; the message names the line and the rule.
     """
-    if not isinstance(text, str):
-        raise PositionError("a position is a text")
     s = _Reader(game, text).read()
     s.history = []
     s.origin = text
