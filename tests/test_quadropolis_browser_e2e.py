@@ -121,7 +121,7 @@ def test_play_quadropolis_by_clicking_the_board(server):
                     badge.hover()
                     target = page.locator(f'#board .qp-sq[data-square="{square}"] .qp-target')
                     assert target.get_attribute("visibility") == "visible"
-                    tip = page.locator(".qp-tip").inner_text()
+                    tip = page.locator("div.tip").inner_text()
                     tile = action["tile"]
                     if tile is not None:
                         assert comps["tiles"][tile]["name"] in tip and "Takes the" in tip, tip

@@ -17,7 +17,9 @@
 // recent, seatColors, prompt, describe, status, panels (the World Expo results), logClass, scoring.
 
 import { cap, h, swatch } from "./app.js";
-import { el, fitText as svgFit, makeClickable as clickable, txt, wrap as svgWrap } from "./svg.js";
+import { el, fitText as svgFit, hideTip, makeClickable as clickable, tip, txt, wrap as svgWrap } from "./svg.js";
+
+export { hideTip };
 
 
 export const PLAYER_COLORS = {
@@ -76,46 +78,6 @@ function esc(s) {
   return String(s).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
 }
 
-
-// ---- tooltip --------------------------------------------------------------------------------
-
-let tipEl = null;
-
-function tipNode() {
-  if (!tipEl) {
-    tipEl = document.createElement("div");
-    tipEl.className = "tip";
-    tipEl.style.display = "none";
-    tipEl.setAttribute("role", "tooltip");
-    document.body.appendChild(tipEl);
-  }
-  return tipEl;
-}
-
-function placeTip(evt) {
-  const t = tipNode();
-  const pad = 14;
-  const r = t.getBoundingClientRect();
-  let x = evt.clientX + pad;
-  let y = evt.clientY + pad;
-  if (x + r.width > window.innerWidth - 4) x = evt.clientX - r.width - pad;
-  if (y + r.height > window.innerHeight - 4) y = Math.max(4, evt.clientY - r.height - pad);
-  t.style.left = `${Math.max(4, x)}px`;
-  t.style.top = `${y}px`;
-}
-
-export function hideTip() { if (tipEl) tipEl.style.display = "none"; }
-
-function tip(node, html) {
-  node.addEventListener("mouseenter", (e) => {
-    const t = tipNode();
-    t.innerHTML = typeof html === "function" ? html() : html;
-    t.style.display = "block";
-    placeTip(e);
-  });
-  node.addEventListener("mousemove", placeTip);
-  node.addEventListener("mouseleave", hideTip);
-}
 
 /** Tooltip HTML of a tile: name, type, density, era, each effect on its own line. */
 export function tileTipHTML(tile, extra) {

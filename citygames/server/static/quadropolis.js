@@ -23,7 +23,7 @@
 // Clickable elements carry class "legal", data-action and data-kind (games.js convention), and
 // data-slot / data-architect (take) or data-space (build, activate, customer).
 
-import { el, fitText, makeClickable as clickable, txt } from "./svg.js";
+import { el, fitText, hideTip, makeClickable as clickable, tip, txt } from "./svg.js";
 
 /** Seat colours: Blue, Red, Green, Yellow. */
 export const SEAT_COLORS = ["#1c7ed6", "#e03131", "#2f9e44", "#f0b400"];
@@ -57,57 +57,6 @@ const SLOT_WHERE = (slot) => {
   const side = Math.floor(slot / 5), line = slot % 5 + 1;
   return [`above column ${line}`, `below column ${line}`, `left of row ${line}`, `right of row ${line}`][side];
 };
-
-// ---- tooltip --------------------------------------------------------------------------------
-
-let tipEl = null;
-
-function tipNode() {
-  if (!tipEl || !tipEl.isConnected) {
-    tipEl = document.createElement("div");
-    tipEl.className = "tip qp-tip";
-    tipEl.style.display = "none";
-    tipEl.setAttribute("role", "tooltip");
-    document.body.appendChild(tipEl);
-  }
-  return tipEl;
-}
-
-function placeTip(evt) {
-  const t = tipNode();
-  const pad = 14;
-  const r = t.getBoundingClientRect();
-  let x = evt.clientX + pad;
-  let y = evt.clientY + pad;
-  if (x + r.width > window.innerWidth - 4) x = evt.clientX - r.width - pad;
-  if (y + r.height > window.innerHeight - 4) y = Math.max(4, evt.clientY - r.height - pad);
-  t.style.left = `${Math.max(4, x)}px`;
-  t.style.top = `${y}px`;
-}
-
-function hideTip() { if (tipEl) tipEl.style.display = "none"; }
-
-/** Show `html` (a string or a function returning one) while the pointer is over `node`; also
- * calls `on(true|false)` on enter / leave and on keyboard focus / blur. */
-function tip(node, html, on) {
-  const show = (e) => {
-    const t = tipNode();
-    t.innerHTML = typeof html === "function" ? html() : html;
-    t.style.display = "block";
-    if (e && e.clientX !== undefined) placeTip(e);
-    else {
-      const r = node.getBoundingClientRect();
-      placeTip({ clientX: r.right, clientY: r.bottom });
-    }
-    if (on) on(true);
-  };
-  const hide = () => { hideTip(); if (on) on(false); };
-  node.addEventListener("mouseenter", show);
-  node.addEventListener("mousemove", placeTip);
-  node.addEventListener("mouseleave", hide);
-  node.addEventListener("focus", () => show(null));
-  node.addEventListener("blur", hide);
-}
 
 /** Tooltip HTML of a building: name, type, what it gives and scores, then `extra` lines. */
 function tileTipHTML(tile, extra = []) {

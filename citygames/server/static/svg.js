@@ -1,5 +1,5 @@
-// Small SVG drawing helpers shared by the game renderer modules (capitals.js, seven_wonders_duel.js):
-// elements, fitted and wrapped text, and clickable elements for legal actions.
+// Small SVG drawing helpers shared by the game renderer modules (capitals.js, seven_wonders_duel.js,
+// quadropolis.js): elements, fitted and wrapped text, clickable elements for legal actions, tooltips.
 
 export const NS = "http://www.w3.org/2000/svg";
 
@@ -93,4 +93,56 @@ export function makeClickable(node, action, ctx, { data = [], before = null } = 
   });
   ctx.drawn.add(action.id);
   return true;
+}
+
+// ---- tooltips (one floating <div class="tip"> shared by every view) ---------------------------
+
+let tipEl = null;
+
+function tipNode() {
+  if (!tipEl || !tipEl.isConnected) {
+    tipEl = document.createElement("div");
+    tipEl.className = "tip";
+    tipEl.style.display = "none";
+    tipEl.setAttribute("role", "tooltip");
+    document.body.appendChild(tipEl);
+  }
+  return tipEl;
+}
+
+function placeTip(evt) {
+  const t = tipNode();
+  const pad = 14;
+  const r = t.getBoundingClientRect();
+  let x = evt.clientX + pad;
+  let y = evt.clientY + pad;
+  if (x + r.width > window.innerWidth - 4) x = evt.clientX - r.width - pad;
+  if (y + r.height > window.innerHeight - 4) y = Math.max(4, evt.clientY - r.height - pad);
+  t.style.left = `${Math.max(4, x)}px`;
+  t.style.top = `${y}px`;
+}
+
+/** Hide the tooltip (e.g. before acting on a click, so none stays over the next board). */
+export function hideTip() { if (tipEl) tipEl.style.display = "none"; }
+
+/** Show `html` (a string or a function returning one) while the pointer is over `node`; also
+ * calls `on(true|false)` on enter / leave and on keyboard focus / blur. */
+export function tip(node, html, on) {
+  const show = (e) => {
+    const t = tipNode();
+    t.innerHTML = typeof html === "function" ? html() : html;
+    t.style.display = "block";
+    if (e && e.clientX !== undefined) placeTip(e);
+    else {
+      const r = node.getBoundingClientRect();
+      placeTip({ clientX: r.right, clientY: r.bottom });
+    }
+    if (on) on(true);
+  };
+  const hide = () => { hideTip(); if (on) on(false); };
+  node.addEventListener("mouseenter", show);
+  node.addEventListener("mousemove", placeTip);
+  node.addEventListener("mouseleave", hide);
+  node.addEventListener("focus", () => show(null));
+  node.addEventListener("blur", hide);
 }
