@@ -57,10 +57,12 @@ def best(s, p: int) -> Allocation:
     return a
 
 
-def used(s, p: int) -> tuple[int, int]:
-    """Inhabitants and energy seat ``p`` has put on its city in the hand allocation."""
+def used(s, p: int, types: list | None = None) -> tuple[int, int]:
+    """Inhabitants and energy seat ``p`` has put on its city in the hand allocation (§7); ``types``:
+    its city's top-tile types when the caller has them (``city_arrays``)."""
     b = s.game.board
-    types, _, _ = city_arrays(s, p)
+    if types is None:
+        types, _, _ = city_arrays(s, p)
     base = p * b.spaces
     inh = en = 0
     for x in range(b.spaces):
@@ -103,7 +105,7 @@ def allocate_legal(s) -> list:
     p = s.player
     table = g.action_space.table
     types, _, _ = city_arrays(s, p)
-    ui, ue = used(s, p)
+    ui, ue = used(s, p, types)
     inh, en = s.inhabitants[p] - ui, s.energy[p] - ue
     base = p * b.spaces
     out = []

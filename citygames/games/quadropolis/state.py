@@ -16,7 +16,7 @@ seat ``p`` is ``p * board.spaces + x``); the construction site is 25 squares ``r
 
 from __future__ import annotations
 
-from citygames.core.flat import Cache, Derived, FlatState, Frozen, List, Value
+from citygames.core.flat import Cache, FlatState, Frozen, List, Value
 from citygames.core.game import TERMINAL
 from citygames.core.phases import Phase, PhaseMachine, Step
 
