@@ -309,7 +309,7 @@ def play(ctx, game_id, players, humans, bots, seed, save) -> None:
             player = state.players_to_move()[0]
             bot = bot_objs.get(player)
             if bot is not None:
-                state.apply_action(bot.step(state, player))
+                state.apply_action(bot.step(state, player), player=player)
                 if not humans:
                     _print_log(console, state.log_for(None, spectator_pos), prefix="")
                     spectator_pos = len(state.log)
@@ -374,7 +374,7 @@ def _human_turn(console, game: Game, state: State, player: int, who: dict[int, s
             console.print(f"{k} is not in the menu; type a number from 1 to {len(legal)}.")
             continue
         try:
-            state.apply_action(legal[k - 1])
+            state.apply_action(legal[k - 1], player=player)
         except IllegalActionError as exc:  # should not happen: the menu lists legal actions
             console.print(f"Not allowed: {escape(str(exc))}")
             continue

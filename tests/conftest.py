@@ -1,4 +1,5 @@
-"""Shared test setup: registers the toy game under id ``"toy"``; the ``run`` fixture invokes the CLI."""
+"""Shared test setup: registers the toy game under id ``"toy"`` and the toy game with simultaneous
+steps under ``"toy_sim"``; the ``run`` fixture invokes the CLI."""
 
 from __future__ import annotations
 
@@ -7,9 +8,11 @@ from click.testing import CliRunner
 
 from citygames.core import load_game, register_game
 
+from simtoy import SealedBids
 from toygame import ToyGame
 
 register_game("toy", ToyGame)
+register_game("toy_sim", SealedBids)
 
 
 @pytest.fixture

@@ -50,9 +50,9 @@ class LeakyLogDataState(ToyState):
 
     __slots__ = ()
 
-    def apply_action(self, action):
+    def apply_action(self, action, player=None):
         start = len(self.log)
-        super().apply_action(action)
+        super().apply_action(action, player)
         self.log[start] = Event(self.log[start].kind, self.log[start].player,
                                 dict(self.log[start].data, bonuses=list(self.bonus)))
 
@@ -77,8 +77,8 @@ class LeakyLogTextState(ToyState):
 
     __slots__ = ()
 
-    def apply_action(self, action):
-        super().apply_action(action)
+    def apply_action(self, action, player=None):
+        super().apply_action(action, player)
         if self.last_taker is None:
             self.log.append(_ForecastEvent(self.current, self.rng.clone().randbelow(self.game.num_players)))
 
@@ -105,11 +105,11 @@ class LeakyLegalActionsState(ToyState):
             acts = [a for a in acts if a != GRAB]
         return acts
 
-    def apply_action(self, action):
+    def apply_action(self, action, player=None):
         a = self._as_action(action)
         if self.last_taker is None and a not in self.legal_actions():
             raise IllegalActionError("grabbing is forbidden now", a)
-        super().apply_action(a)
+        super().apply_action(a, player)
 
 
 class LeakyObservationState(ToyState):

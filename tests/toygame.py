@@ -282,10 +282,12 @@ class ToyState(State):
             acts = acts + [GRAB]
         return acts
 
-    def apply_action(self, action) -> None:
+    def apply_action(self, action, player=None) -> None:
         a = self._as_action(action)
         if self.last_taker is not None:
             raise IllegalActionError("the game is over", a)
+        if player is not None and player != self.current:
+            raise IllegalActionError(f"it is seat {self.current}'s turn, not seat {player}'s", a)
         n = a.arg + 1 if a.kind == "take" else GRAB_SIZE
         if n > self.pile:
             raise IllegalActionError("not enough counters in the pile", a, f"{self.pile} left")

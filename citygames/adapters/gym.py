@@ -116,10 +116,14 @@ class CitygamesEnv(gymnasium.Env):
     def _play_bots(self) -> None:
         state = self.state
         while not state.is_terminal():
-            p = state.current_player()
-            if p == self.seat:
-                return
-            state.apply_action(self._bots[p].step(state, p))
+            movers = state.players_to_move()
+            if self.seat in movers:   # the bots choose first in a simultaneous step: theirs stay hidden
+                if len(movers) == 1:
+                    return
+                p = next(q for q in movers if q != self.seat)
+            else:
+                p = movers[0]
+            state.apply_action(self._bots[p].step(state, p), player=p)
 
     def _obs(self) -> dict:
         return {"observation": self.state.observation_tensor(self.seat),
@@ -146,10 +150,10 @@ class CitygamesEnv(gymnasium.Env):
         legal = state.legal_actions(self.seat)
         if not any(a.id == action for a in legal):
             if self.illegal_action == "raise":
-                state.apply_action(action)  # raises IllegalActionError naming the rule
+                state.apply_action(action, player=self.seat)  # raises IllegalActionError naming the rule
             self._ended = True
             return self._obs(), self.illegal_reward, True, False, {"illegal_action": True, "seat": self.seat}
-        state.apply_action(action)
+        state.apply_action(action, player=self.seat)
         self._play_bots()
         done = state.is_terminal()
         reward = float(state.returns()[self.seat]) if done else 0.0

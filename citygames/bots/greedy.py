@@ -44,7 +44,7 @@ class GreedyBot(Bot):
         best_value = float("-inf")
         for action in legal:
             nxt = base.clone()
-            nxt.apply_action(action)
+            nxt.apply_action(action, player=player)
             value = game.evaluate(nxt, player)
             if value > best_value + self.tolerance:
                 best_value = value

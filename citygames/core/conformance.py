@@ -17,6 +17,12 @@ ones) and at the end it checks the rest of the contract of ``DESIGN.md`` ("The g
   spectator's ``observation_tensor`` is a float32 vector of the layout's length within each slice's
   bounds, the game is no longer than ``max_game_length()``, and a seat's tensor is unchanged by
   the resamples drawn for that seat (deep steps, with the hidden-information checks below);
+- random play lets a random seat among ``players_to_move()`` act, so the seats of a simultaneous step
+  choose in random order; at deep steps where several seats choose at once (``CHECK_SIMULTANEOUS``):
+  the same choices in three orders give the same state (history order aside), observations and
+  logs; one seat's pending choice changes nothing another seat or a spectator is shown
+  (observation, visible log, legal actions with their texts); ``withdraw`` gives back the state
+  before the choice; a seat not to move is refused without change;
 - at the end ``returns()`` sums to ``info.utility_sum``, ``ranking()`` is a permutation and each
   ``score_breakdown`` sums to the score.
 
@@ -105,7 +111,7 @@ import json
 import pickle
 
 from .errors import IllegalActionError
-from .game import TERMINAL, Game, State
+from .game import SIMULTANEOUS, TERMINAL, Game, State
 from .records import replay
 from .rng import Rng
 
@@ -129,6 +135,7 @@ CHECK_LENGTH = "game length"
 CHECK_MASK = "legal action mask"
 CHECK_TENSOR = "observation tensor"
 CHECK_TENSOR_LEAK = "observation tensor leak"
+CHECK_SIMULTANEOUS = "simultaneous step"
 
 #: Extra resamples drawn for a seat before ``CHECK_PARTIAL`` fails (see the module docstring).
 REDRAW_BUDGET = 40
@@ -244,6 +251,16 @@ def _check_legal(state: State, ctx: str) -> list:
     legal = state.legal_actions()
     if not legal:
         _fail(ctx, CHECK_LEGAL, f"no legal actions for player {player} before the end")
+    movers = state.players_to_move()
+    if not movers or list(movers) != sorted(set(movers)):
+        _fail(ctx, CHECK_LEGAL, f"players_to_move() is {movers!r}: before the end it must name the seats to move, "
+                                "ascending")
+    if len(movers) > 1 or player == SIMULTANEOUS:
+        if state.legal_actions(movers[0]) != legal:
+            _fail(ctx, CHECK_LEGAL, "legal_actions() differs from legal_actions(players_to_move()[0])")
+        for p in movers[1:]:
+            if not state.legal_actions(p):
+                _fail(ctx, CHECK_LEGAL, f"seat {p} is to move but has no legal actions", p)
     ids = [a.id for a in legal]
     if len(set(ids)) != len(ids):
         _fail(ctx, CHECK_LEGAL, "duplicate legal actions")
@@ -730,6 +747,104 @@ def _check_terminal(state: State, ctx: str) -> None:
             _fail(ctx, CHECK_END, f"score_breakdown({seat}) sums to {sum(bd.values())}, score is {scores[seat]}")
 
 
+def random_move(state: State, rng: Rng, legal: list | None = None) -> tuple[int, object]:
+    """Apply a uniformly random legal action of a random seat among ``players_to_move()`` (so the
+    seats of a simultaneous step choose in random order); return ``(seat, action)``. ``legal``: the
+    first mover's legal actions, if already known."""
+    movers = state.players_to_move()
+    seat = movers[rng.randbelow(len(movers))] if len(movers) > 1 else movers[0]
+    if legal is None or seat != movers[0]:
+        legal = state.legal_actions(seat)
+    a = legal[rng.randbelow(len(legal))]
+    state.apply_action(a, player=seat)
+    return seat, a
+
+
+def _order_free(state: State) -> dict:
+    """``to_dict()`` without the log, with the history sorted within each run of simultaneous choices
+    (their order is the only thing allowed to differ between two orders of the same choices)."""
+    d = hidden_dict(state)
+    out, run = [], []
+    for e in d.get("history", ()):
+        if isinstance(e, list):
+            run.append(e)
+            continue
+        out.extend(sorted(run))
+        run = []
+        out.append(e)
+    d["history"] = out + sorted(run)
+    return d
+
+
+def _check_simultaneous(state: State, rng: Rng, ctx: str) -> None:
+    """``CHECK_SIMULTANEOUS``, at a step where several seats choose at once: the result does not depend
+    on the order of their choices; a seat's pending choice changes nothing any other seat (or a
+    spectator) is shown; ``withdraw`` undoes a choice exactly; a seat not to move is refused."""
+    movers = state.players_to_move()
+    n = state.game.num_players
+    before = state.to_dict()
+    outsider = next((p for p in range(n) if p not in movers), None)
+    if outsider is not None:
+        a = state.legal_actions(movers[0])[0]
+        try:
+            state.apply_action(a, player=outsider)
+        except IllegalActionError:
+            pass
+        else:
+            _fail(ctx, CHECK_SIMULTANEOUS, f"seat {outsider}, not to move, could act", outsider)
+        if state.to_dict() != before:
+            _fail(ctx, CHECK_SIMULTANEOUS, "a refused action of a seat not to move changed the state", outsider)
+    choice = {p: state.legal_actions(p)[rng.randbelow(len(state.legal_actions(p)))] for p in movers}
+    worlds = []
+    shuffled = list(movers)
+    rng.shuffle(shuffled)
+    for order in (list(movers), list(reversed(movers)), shuffled):
+        w = state.clone()
+        for p in order:
+            w.apply_action(choice[p], player=p)
+        worlds.append((order, w))
+    (o0, w0) = worlds[0]
+    for order, w in worlds[1:]:
+        if _order_free(w) != _order_free(w0):
+            _fail(ctx, CHECK_SIMULTANEOUS, f"the same choices in the orders {o0} and {order} give different states: "
+                                           f"{_describe_diff(_order_free(w0), _order_free(w))}")
+        for seat in list(range(n)) + [None]:
+            if w.observation(seat) != w0.observation(seat) or \
+                    [_event_view(e) for e in w.log_for(seat)] != [_event_view(e) for e in w0.log_for(seat)]:
+                _fail(ctx, CHECK_SIMULTANEOUS, f"the same choices in the orders {o0} and {order} show seat {seat} "
+                                               "a different observation or log", seat)
+    # a pending choice is secret
+    q = next((p for p in movers if len(state.legal_actions(p)) > 1), None)
+    if q is None:
+        return
+    legal_q = state.legal_actions(q)
+    i = rng.randbelow(len(legal_q))
+    j = (i + 1 + rng.randbelow(len(legal_q) - 1)) % len(legal_q)
+    one, two = state.clone(), state.clone()
+    one.apply_action(legal_q[i], player=q)
+    two.apply_action(legal_q[j], player=q)
+    for seat in [p for p in range(n) if p != q] + [None]:
+        if one.observation(seat) != two.observation(seat):
+            _fail(ctx, CHECK_SIMULTANEOUS, f"seat {q}'s pending choice ({legal_q[i]} or {legal_q[j]}) shows in the "
+                                           f"observation of seat {seat}: "
+                                           f"{_describe_diff(one.observation(seat), two.observation(seat))}", seat)
+        why = _events_difference([_event_view(e) for e in one.log_for(seat)],
+                                 [_event_view(e) for e in two.log_for(seat)])
+        if why:
+            _fail(ctx, CHECK_SIMULTANEOUS, f"seat {q}'s pending choice shows in the log of seat {seat}: {why}", seat)
+        if seat is not None:
+            diff = _actions_difference(_actions_view(one, seat), _actions_view(two, seat))
+            if diff:
+                _fail(ctx, CHECK_SIMULTANEOUS, f"seat {q}'s pending choice shows in seat {seat}'s legal actions: "
+                                               f"{diff[1]}", seat)
+    withdraw = getattr(one, "withdraw", None)
+    if withdraw is not None:
+        withdraw(q)
+        if one.to_dict() != before:
+            _fail(ctx, CHECK_SIMULTANEOUS, f"withdraw({q}) after a choice does not give back the state before it: "
+                                           f"{_describe_diff(before, one.to_dict())}", q)
+
+
 def play_random_game(game: Game, seed: int, action_seed: int | None = None, max_steps: int = 100_000) -> State:
     """Play one game with uniformly random legal actions; return the final state.
 
@@ -740,8 +855,7 @@ def play_random_game(game: Game, seed: int, action_seed: int | None = None, max_
     state = game.new_initial_state(seed=seed)
     steps = 0
     while not state.is_terminal():
-        legal = state.legal_actions()
-        state.apply_action(legal[rng.randbelow(len(legal))])
+        random_move(state, rng)
         steps += 1
         if steps > max_steps:
             raise ConformanceError(f"{game.info.id} seed {seed}: no end after {max_steps} actions", CHECK_LENGTH)
@@ -795,7 +909,9 @@ def check_game(game: Game, n_games: int = 10, seed: int = 0, deep_checks_per_gam
                     line = _Line(state, hidden_rng.spawn(), line_length)
                     redrawn |= _check_hidden(state, line, hidden_rng, ctx, run, resamples)
                     _check_position(state, line, hidden_rng, ctx)
-            state.apply_action(legal[rng.randbelow(len(legal))])
+                if len(state.players_to_move()) > 1:
+                    _check_simultaneous(state, rng, ctx)
+            random_move(state, rng, legal)
             step += 1
             if step > 100_000:
                 _fail(ctx, CHECK_LENGTH, "the game does not end")
@@ -816,7 +932,7 @@ def check_game(game: Game, n_games: int = 10, seed: int = 0, deep_checks_per_gam
         # same seed + same actions -> same game, move by move
         fresh = game.new_initial_state(seed=game_seed)
         for a in record["actions"][: min(50, len(record["actions"]))]:
-            fresh.apply_action(a)
+            fresh.apply_entry(a)
         if fresh.to_dict() != replay(record, upto=min(50, len(record["actions"]))).to_dict():
             _fail(ctx, CHECK_RECORD, "the same seed and actions gave different games")
         total += step

@@ -30,10 +30,10 @@ from typing import Any, Callable
 
 from .errors import IllegalActionError
 from .events import Event
-from .game import Game, State
+from .game import SIMULTANEOUS, TERMINAL, Game, State
 
 __all__ = ["FieldKind", "Value", "List", "Lists", "Lists2", "IntDicts", "Frozen", "Derived", "Cache", "Log",
-           "FlatState", "BASE_FIELDS"]
+           "FlatState", "SimultaneousFlatState", "BASE_FIELDS"]
 
 
 class FieldKind:
@@ -194,7 +194,7 @@ class Log(List):
 BASE_FIELDS: dict[str, FieldKind] = {
     "game": Derived(lambda game: game, "the Game (immutable rules and options), shared"),
     "seed": Value("the seed all chance of the game comes from"),
-    "history": List("the ids of the actions applied so far"),
+    "history": List("the actions applied so far: ids, and ``[seat, id]`` pairs for simultaneous steps' choices"),
     "log": Log("the event log (``Event`` objects; some visible to one seat only)"),
     "player": Value("the seat whose decision is pending (``current_player()`` gives ``TERMINAL`` at the end)"),
     "origin": Value("the position text the game started from (``game.state_from_position``), or None "
@@ -215,6 +215,7 @@ def _generate_clone(cls, fields: dict[str, FieldKind]):
     clone.__doc__ = (f"An independent copy of this {cls.__name__} (generated from ``FIELDS``: immutable data is "
                      "shared, every mutable field copied).")
     clone.__qualname__ = f"{cls.__name__}.clone"
+    clone._generated = True
     return clone
 
 
@@ -233,7 +234,10 @@ class _FlatStateMeta(type):
             ns["__slots__"] = tuple(own)
             ns["ALL_FIELDS"] = {**inherited, **own}
         cls = super().__new__(mcls, name, bases, ns)
-        if own is not None and "clone" not in ns:
+        # a subclass without FIELDS of its own gets its own clone too (else its clones would be of the base
+        # class), unless a base wrote its clone by hand
+        if "clone" not in ns and hasattr(cls, "ALL_FIELDS") and (
+                own is not None or getattr(cls.clone, "_generated", False)):
             cls.clone = _generate_clone(cls, cls.ALL_FIELDS)
         return cls
 
@@ -291,12 +295,12 @@ class FlatState(State, metaclass=_FlatStateMeta):
             return []
         return legal
 
-    def apply_action(self, action) -> None:
-        """Apply ``action`` (an ``Action`` or its integer id).
+    def apply_action(self, action, player: int | None = None) -> None:
+        """Apply ``action`` (an ``Action`` or its integer id) of ``player`` (default: the seat to move).
 
         Raises:
-            IllegalActionError: the action is not legal now; the message names the rule. The
-                state is unchanged.
+            IllegalActionError: the action is not legal now, or ``player`` is not the seat to move;
+                the message names the rule. The state is unchanged.
         """
         a = self._as_action(action)
         legal = self._legal
@@ -304,6 +308,9 @@ class FlatState(State, metaclass=_FlatStateMeta):
             if self.is_terminal():
                 raise IllegalActionError("the game is over", a)
             legal = self.legal_actions()
+        if player is not None and player != self.player:
+            raise IllegalActionError(f"it is not {self.game.seat_name(player)}'s turn: "
+                                     f"{self.RULES.expects(self)}", a)
         if a not in legal:
             raise IllegalActionError(self.RULES.why_illegal(self, a), a)
         self._legal = None
@@ -337,3 +344,132 @@ class FlatState(State, metaclass=_FlatStateMeta):
 
     def __reduce__(self):
         return (_rebuild_state, (self.to_dict(),))
+
+
+class SimultaneousFlatState(FlatState):
+    """A ``FlatState`` whose game has simultaneous steps (DESIGN.md "Simultaneous steps"), such as
+    Between Two Cities' draft, where every seat picks its tiles in secret and all are revealed
+    together.
+
+    A simultaneous step is a ``citygames.core.phases.Step`` with a ``resolve``. A phase opens it
+    with ``begin_simultaneous(step, seats)``; then ``player`` is ``SIMULTANEOUS``,
+    ``players_to_move()`` the seats still to choose, and each of them acts with
+    ``apply_action(action, player=seat)``. A choice is only recorded (``pending``, hidden from the
+    other seats by the game's observation; ``history`` gets ``[seat, id]``); when the last seat has
+    chosen, the step's ``resolve(state, choices)`` carries them all out, so the result never depends
+    on the order in which the seats chose. Until then a seat may take its choice back
+    (``withdraw``). Turn-based steps work as in ``FlatState``.
+
+    Subclasses declare their own ``FIELDS`` (added to these) and implement ``is_terminal`` and the
+    rest of the contract; their ``current_player()`` should return ``player`` (``SIMULTANEOUS``
+    during a simultaneous step) or ``TERMINAL`` at the end, as this class's does.
+    """
+
+    FIELDS = {
+        "movers": Frozen("the seats still to choose in the pending simultaneous step, ascending; () otherwise"),
+        "pending": List("per seat, the id of the action it chose in the pending simultaneous step, -1 if none "
+                        "(secret: only that seat may see it)"),
+    }
+
+    def begin_simultaneous(self, step: int, seats) -> None:
+        """Open the simultaneous decision ``step`` (an index of ``RULES.steps``) for ``seats``."""
+        self.step = step
+        self.player = SIMULTANEOUS
+        self.movers = tuple(sorted(seats))
+        self.pending = [-1] * self.game.num_players
+        self._legal = None
+
+    def current_player(self) -> int:
+        """The seat to move, ``SIMULTANEOUS`` while several seats choose, ``TERMINAL`` at the end."""
+        return TERMINAL if self.is_terminal() else self.player
+
+    def players_to_move(self) -> tuple[int, ...]:
+        """The seats that must act now, ascending: those still to choose in a simultaneous step."""
+        if self.player == SIMULTANEOUS:
+            return self.movers
+        return () if self.is_terminal() else (self.player,)
+
+    def pending_choice(self, seat: int):
+        """The ``Action`` ``seat`` has chosen in the pending simultaneous step, or ``None``.
+        Only that seat may be shown it."""
+        if self.player != SIMULTANEOUS or self.pending[seat] < 0:
+            return None
+        return self.game.action_space.table[self.pending[seat]]
+
+    def legal_actions(self, player: int | None = None) -> list:
+        """Legal actions of ``player`` (default: the first seat to move); ``[]`` if that seat is not
+        to move (in a simultaneous step: it has chosen already) or the game is over.
+
+        The list is shared with later calls until the next action: do not change it.
+        """
+        if self.player != SIMULTANEOUS:
+            return FlatState.legal_actions(self, player)
+        movers = self.movers
+        if player is None:
+            player = movers[0]
+        elif player not in movers:
+            return []
+        cache = self._legal
+        if cache is None:
+            cache = self._legal = {}   # per seat; shared with clones, which stay at this position until they move
+        legal = cache.get(player)
+        if legal is None:
+            legal = cache[player] = self.RULES.steps[self.step].legal(self, player)
+        return legal
+
+    def apply_action(self, action, player: int | None = None) -> None:
+        """Apply ``action`` of ``player``; in a simultaneous step record it as that seat's secret
+        choice (default seat: the first still to choose) and carry out the step once every seat has
+        chosen.
+
+        Raises:
+            IllegalActionError: the action is not legal for that seat now, the seat is not to move
+                or has chosen already (``withdraw`` takes a choice back); the state is unchanged.
+        """
+        if self.player != SIMULTANEOUS:
+            return FlatState.apply_action(self, action, player)
+        a = self._as_action(action)
+        movers = self.movers
+        seat = movers[0] if player is None else player
+        if seat not in movers:
+            if isinstance(seat, int) and 0 <= seat < self.game.num_players and self.pending[seat] >= 0:
+                raise IllegalActionError(f"{self.game.seat_name(seat)} has chosen already in this step "
+                                         f"({self.RULES.expects(self)})", a)
+            raise IllegalActionError(f"seat {seat} is not to move: {self.RULES.expects(self)}", a)
+        if a not in self.legal_actions(seat):
+            raise IllegalActionError(self.RULES.why_illegal(self, a), a)
+        self.pending[seat] = a.id
+        self.history.append([seat, a.id])
+        self.movers = tuple(p for p in movers if p != seat)
+        if self.movers:
+            cache = self._legal
+            if cache is not None:   # the other seats' lists stay valid; the new dict is not shared with clones
+                self._legal = {p: v for p, v in cache.items() if p != seat}
+            return
+        choices = tuple(self.pending)
+        self.pending = [-1] * self.game.num_players
+        self._legal = None
+        rules = self.RULES
+        rules.steps[self.step].resolve(self, choices)
+        rules.advance(self)
+
+    def withdraw(self, seat: int) -> None:
+        """Take back ``seat``'s choice in the pending simultaneous step (the table's "change my
+        choice"): the seat is to move again and its history entry is removed.
+
+        Raises:
+            IllegalActionError: no simultaneous step is pending or ``seat`` has not chosen in it.
+        """
+        if self.player != SIMULTANEOUS or not (0 <= seat < self.game.num_players) or self.pending[seat] < 0:
+            raise IllegalActionError(f"{self.game.seat_name(seat) if 0 <= seat < self.game.num_players else seat} "
+                                     "has no choice to take back: only a choice in a pending simultaneous step "
+                                     "can be changed")
+        entry = [seat, self.pending[seat]]
+        history = self.history
+        for i in range(len(history) - 1, -1, -1):
+            if history[i] == entry:
+                del history[i]
+                break
+        self.pending[seat] = -1
+        self.movers = tuple(sorted(self.movers + (seat,)))
+        self._legal = None

@@ -389,7 +389,8 @@ class State:
         raise NotImplementedError
 
     def players_to_move(self) -> tuple[int, ...]:
-        """Seats that must act now (empty at the end)."""
+        """Seats that must act now, ascending (empty at the end): one seat in a turn-based step,
+        every seat still to choose in a simultaneous step (DESIGN.md "Simultaneous steps")."""
         p = self.current_player()
         return () if p == TERMINAL else (p,)
 
@@ -398,12 +399,37 @@ class State:
 
     # --- actions ------------------------------------------------------------------------
     def legal_actions(self, player: int | None = None) -> list[Action]:
-        """Legal actions of ``player`` (default: the player to move); ``[]`` if none or terminal."""
+        """Legal actions of ``player`` (default: the first of ``players_to_move()``); ``[]`` if
+        that seat is not to move or the game is over. In a simultaneous step each seat to move
+        has its own list."""
         raise NotImplementedError
 
-    def apply_action(self, action: Action | int) -> None:
-        """Apply a legal action; ``IllegalActionError`` (state unchanged) otherwise."""
+    def apply_action(self, action: Action | int, player: int | None = None) -> None:
+        """Apply a legal action of ``player`` (default: the first of ``players_to_move()``).
+
+        In a simultaneous step the action is that seat's secret choice; the step is carried out
+        when the last seat to move has chosen, whatever the order. The history keeps the action's
+        id (turn-based step) or the pair ``[seat, id]`` (simultaneous step).
+
+        Raises:
+            IllegalActionError: the action is not legal for that seat now, or the seat is not to
+                move; the message names the rule. The state is unchanged.
+        """
         raise NotImplementedError
+
+    def apply_entry(self, entry) -> None:
+        """Apply one entry of ``history`` or of a record's ``actions``: an action id, or a
+        ``(seat, id)`` / ``[seat, id]`` pair for a simultaneous step's choice.
+
+        Raises:
+            IllegalActionError: as ``apply_action``, or the entry has neither shape.
+        """
+        if isinstance(entry, (list, tuple)):
+            if len(entry) != 2 or not all(isinstance(x, int) and not isinstance(x, bool) for x in entry):
+                raise IllegalActionError("a history entry is an action id or a [seat, action id] pair", entry)
+            self.apply_action(entry[1], player=entry[0])
+        else:
+            self.apply_action(entry)
 
     def action_to_string(self, action: Action | int) -> str:
         """The action described in the current context (price, penalty, ...)."""
@@ -491,6 +517,8 @@ class State:
     def record(self) -> dict:
         """The game record ``{game, version, options, seed, actions}``; replaying it rebuilds this state.
 
+        ``actions`` holds action ids, and ``[seat, id]`` pairs for the choices of simultaneous steps.
+
         A game that started from a position also carries ``position`` (its text).
         """
         rec = {
@@ -498,7 +526,7 @@ class State:
             "version": self.game.info.version,
             "options": dict(self.game.options),
             "seed": self.seed,
-            "actions": list(self.history),
+            "actions": [list(e) if isinstance(e, (list, tuple)) else e for e in self.history],
         }
         origin = getattr(self, "origin", None)
         if origin is not None:
@@ -516,6 +544,7 @@ class State:
             raise NotImplementedError(f"{self.game.info.id} has no position notation")
         return fn(self)
 
-    def apply_actions(self, actions: Sequence[Action | int]) -> None:
+    def apply_actions(self, actions: Sequence) -> None:
+        """Apply history entries in order (see ``apply_entry``)."""
         for a in actions:
-            self.apply_action(a)
+            self.apply_entry(a)

@@ -41,17 +41,30 @@ class Step:
         why: ``why(state, action) -> str``, the rule an action of one of these kinds breaks when
             it is not legal now (default: a generic message).
         key: a short identifier of the step (``"take"``), used in observations and positions.
+        resolve: given for a *simultaneous* step (DESIGN.md "Simultaneous steps"; the state is a
+            ``citygames.core.flat.SimultaneousFlatState``): several seats choose at once, each in
+            secret. Then ``legal(state, seat)`` gives one seat's legal actions, ``handlers`` only
+            names the action kinds that answer the step (``{kind: None}``), and
+            ``resolve(state, choices)`` is called once every seat has chosen, with ``choices`` the
+            chosen action ids per seat (-1 for a seat that was not in the step): it carries all
+            of them out together (the reveal) and leaves the next decision in ``state.step``.
     """
 
-    __slots__ = ("name", "legal", "handlers", "why", "key")
+    __slots__ = ("name", "legal", "handlers", "why", "key", "resolve")
 
     def __init__(self, name: str, legal: Callable, handlers: dict[str, Handler], why: Callable | None = None,
-                 key: str = ""):
+                 key: str = "", resolve: Callable | None = None):
         self.name = name
         self.legal = legal
         self.handlers = handlers
         self.why = why
         self.key = key or name
+        self.resolve = resolve
+
+    @property
+    def simultaneous(self) -> bool:
+        """Whether several seats answer this step at once (it has a ``resolve``)."""
+        return self.resolve is not None
 
     def __repr__(self) -> str:
         return f"Step({self.key!r})"
@@ -131,6 +144,10 @@ class PhaseMachine:
         step = self.steps[state.step]
         if step is None:
             return f"{phase}: no decision is pending"
+        if step.resolve is not None:
+            names = [state.game.seat_name(p) for p in state.players_to_move()]
+            who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            return f"{phase}: now {who} must each {step.name}"
         return f"{phase}: now {state.game.seat_name(state.player)} must {step.name}"
 
     def why_illegal(self, state, action) -> str:

@@ -1,8 +1,9 @@
 """Game records: ``{game, version, options, seed, actions}`` as JSON files.
 
 A record is enough to rebuild a game exactly: load the game with its options, start from the
-seed and apply the actions (integer ids). Records are how games are saved, shared, replayed and
-turned into datasets. A game that started from a position (``game.state_from_position``) carries
+seed and apply the actions: integer ids, and ``[seat, id]`` pairs for the choices made in a
+simultaneous step (DESIGN.md "Simultaneous steps"), so those replay exactly. Records are how games
+are saved, shared, replayed and turned into datasets. A game that started from a position (``game.state_from_position``) carries
 that position's text under ``position``, as a PGN carries a FEN tag; replay starts from it.
 """
 
@@ -40,13 +41,22 @@ def check_record(data) -> dict:
     missing = [k for k in RECORD_KEYS if k not in data]
     if missing:
         raise RecordError(f"record lacks {', '.join(missing)}")
-    if not isinstance(data["actions"], list) or not all(isinstance(a, int) for a in data["actions"]):
-        raise RecordError("record actions must be a list of integers")
+    if not isinstance(data["actions"], list) or not all(_is_entry(a) for a in data["actions"]):
+        raise RecordError("record actions must be a list of action ids (integers) and [seat, action id] pairs")
     if not isinstance(data["options"], dict):
         raise RecordError("record options must be an object")
     if data.get("position") is not None and not isinstance(data["position"], str):
         raise RecordError("record position must be a text")
     return data
+
+
+def _is_int(x) -> bool:
+    return isinstance(x, int) and not isinstance(x, bool)
+
+
+def _is_entry(a) -> bool:
+    """An action id, or a ``[seat, id]`` pair (a simultaneous step's choice)."""
+    return _is_int(a) or (isinstance(a, list) and len(a) == 2 and _is_int(a[0]) and _is_int(a[1]))
 
 
 def replay(record: dict, upto: int | None = None):
@@ -73,7 +83,7 @@ def replay(record: dict, upto: int | None = None):
     actions = record["actions"] if upto is None else record["actions"][:upto]
     for i, a in enumerate(actions):
         try:
-            state.apply_action(a)
+            state.apply_entry(a)
         except CitygamesError as exc:
             raise RecordError(f"action {i} ({a}) does not replay: {exc}") from None
     return state

@@ -89,7 +89,7 @@ def play_game(game: Game, bots: Sequence, seed: int, on_action: Callable[[State]
     steps = 0
     while not state.is_terminal():
         player = state.players_to_move()[0]
-        state.apply_action(bots[player].step(state, player))
+        state.apply_action(bots[player].step(state, player), player=player)
         steps += 1
         if on_action is not None:
             on_action(state)

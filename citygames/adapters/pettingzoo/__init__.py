@@ -141,7 +141,9 @@ class CitygamesAECEnv(AECEnv):
             # every agent now takes its final (None) step, the one that moved last first
             self.agent_selection = self.agents[0]
         else:
-            self.agent_selection = self.possible_agents[state.current_player()]
+            # in a simultaneous step the seats to move act one after another, in seat order: a seat's
+            # choice stays hidden in the state until the last one has chosen
+            self.agent_selection = self.possible_agents[state.players_to_move()[0]]
 
     def observe(self, agent: str) -> dict:
         """``{"observation": observation_tensor(seat), "action_mask": legal_action_mask(seat)}``."""
@@ -172,7 +174,7 @@ class CitygamesAECEnv(AECEnv):
         if self.illegal_reward is not None and not self._is_legal(action):
             self._end_by_illegal_action(agent)
             return
-        self.state.apply_action(int(action))
+        self.state.apply_action(int(action), player=self._seat[agent])
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._select()

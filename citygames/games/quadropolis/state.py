@@ -94,10 +94,10 @@ class QuadropolisState(FlatState):
         RULES.advance(s)
         return s
 
-    def apply_action(self, action) -> None:
-        """Apply ``action`` (an ``Action`` or its id); ``IllegalActionError`` naming the rule, with the
-        state unchanged, when it is not legal now."""
-        FlatState.apply_action(self, action)
+    def apply_action(self, action, player: int | None = None) -> None:
+        """Apply ``action`` (an ``Action`` or its id) of ``player`` (default: the seat to move);
+        ``IllegalActionError`` naming the rule, with the state unchanged, when it is not legal now."""
+        FlatState.apply_action(self, action, player)
         self._best = None
 
     # --- the contract ----------------------------------------------------------------------------
