@@ -175,6 +175,11 @@ def shop_points(cells: Sequence[int], geo: Geometry, rules: ScoringRules) -> int
     for i, k in enumerate(cells):
         if k == SHOP:
             mask |= 1 << i
+    return _shops_of_mask(mask, geo, rules)
+
+
+def _shops_of_mask(mask: int, geo: Geometry, rules: ScoringRules) -> int:
+    """``shop_points`` of the shops at the bits of ``mask`` (bit ``i`` = cell ``i``), cached in ``geo.memo``."""
     if not mask:
         return 0
     key = (rules.shop, rules.shop_partition)
@@ -362,7 +367,25 @@ def park_points(cells: Sequence[int], geo: Geometry, rules: ScoringRules) -> int
     """The points of a city's parks (§5, RB p5): each connected group scores ``rules.park[size]``, then
     ``rules.park_extra`` per park beyond the table (2 / 8 / 12 / 13 / 14 ...); groups score separately
     (four lone parks = 8; 3 + 1 = 14; 4 together = 13; 2 + 2 = 16)."""
-    return sum(_park_group(n, rules) for n in park_groups(cells, geo))
+    return _parks_of(set(i for i, k in enumerate(cells) if k == PARK), geo, rules)
+
+
+def _parks_of(left: set[int], geo: Geometry, rules: ScoringRules) -> int:
+    """``park_points`` of the parks at the cells ``left`` (emptied on the way)."""
+    adj = geo.adj
+    total = 0
+    while left:
+        stack = [left.pop()]
+        n = 0
+        while stack:
+            c = stack.pop()
+            n += 1
+            for j in adj[c]:
+                if j in left:
+                    left.remove(j)
+                    stack.append(j)
+        total += _park_group(n, rules)
+    return total
 
 
 def _groups(cells: Sequence[int], geo: Geometry, member) -> list[int]:
@@ -499,9 +522,10 @@ def city_breakdown(cells: Sequence[int], geo: Geometry, rules: ScoringRules, fac
     if len(cells) != geo.size:
         raise ValueError(f"a city of this layout has {geo.size} cells, got {len(cells)}")
     adj = geo.adj
-    n_fac = n_off = off_bonus = 0
+    n_fac = n_off = off_bonus = shops = 0
     taverns = [0, 0, 0, 0]
     houses: list[int] = []
+    parks: set[int] = set()
     has_civic = False
     present = 0                                    # bit per base type present
     for i, k in enumerate(cells):
@@ -521,8 +545,10 @@ def city_breakdown(cells: Sequence[int], geo: Geometry, rules: ScoringRules, fac
         elif k == HOUSE:
             houses.append(i)
         elif k == SHOP:
+            shops |= 1 << i
             present |= 1
         elif k == PARK:
+            parks.add(i)
             present |= 16
         else:
             taverns[k - TAVERN_MUSIC] += 1
@@ -537,11 +563,11 @@ def city_breakdown(cells: Sequence[int], geo: Geometry, rules: ScoringRules, fac
         else:
             house += other
     return {
-        "shops": shop_points(cells, geo, rules) if present & 1 else 0,
+        "shops": _shops_of_mask(shops, geo, rules),
         "factories": n_fac * factory_per,
         "taverns": _tavern_sets(taverns, rules.tavern) if present & 4 else 0,
         "offices": _office_sets(n_off, rules.office) + off_bonus * rules.office_tavern_bonus,
-        "parks": park_points(cells, geo, rules) if present & 16 else 0,
+        "parks": _parks_of(parks, geo, rules),
         "houses": house,
         "civics": civic_points(cells, geo, civics, rules) if has_civic else 0,
         "districts": district_pts,
