@@ -76,6 +76,7 @@ def set_up(s, game, seed: int) -> None:
     s.cells = cells
     s.box = box
     s.count = [0] * nc
+    s.front = ((),) * nc
     s.stage = -1
     s.turn = 0
     s.hands = [0] * (n * game.hand_size)

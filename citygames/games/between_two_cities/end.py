@@ -94,31 +94,33 @@ def tie_counts(s, p: int) -> tuple[int, ...]:
     return tuple(x + y for x, y in zip(a, b))
 
 
-def _key(s, p: int, sc: list, totals: list) -> tuple:
+def _keys(s) -> list[tuple]:
+    """Per seat, its ranking key (smaller is better): score, tie-break 1, then (only for seats still tied)
+    tie-break 2."""
     g = s.game
-    more = 1 if g.components.rules["tie_break_more_wins"] else -1
-    counts = tuple(-more * x for x in tie_counts(s, p))
+    sc = scores(s)
     if g.two_player:
-        return (-sc[p],) + counts
-    left, right = seat_cities(s, p)
-    return (-sc[p], -max(totals[left], totals[right])) + counts
+        keys = [(-sc[p],) for p in range(g.num_players)]
+    else:
+        t = city_totals(s)
+        keys = [(-sc[p], -max(t[g.left[p]], t[g.right[p]])) for p in range(g.num_players)]
+    more = 1 if g.components.rules["tie_break_more_wins"] else -1
+    return [k + tuple(-more * x for x in tie_counts(s, p)) if keys.count(k) > 1 else k
+            for p, k in enumerate(keys)]
 
 
 def ranking(s) -> list[int]:
     """Seats from first to last: score, then tie-break 1 (the higher city; not with 2 players), then
     tie-break 2 (building counts, §5); seats tied on everything keep seat order."""
-    sc = scores(s)
-    totals = city_totals(s)
-    return sorted(range(s.game.num_players), key=lambda p: _key(s, p, sc, totals))
+    keys = _keys(s)
+    return sorted(range(s.game.num_players), key=keys.__getitem__)
 
 
 def winners(s) -> list[int]:
     """The seats tied for first place after every tie-break (usually one)."""
-    sc = scores(s)
-    totals = city_totals(s)
-    order = ranking(s)
-    top = _key(s, order[0], sc, totals)
-    return [p for p in order if _key(s, p, sc, totals) == top]
+    keys = _keys(s)
+    top = min(keys)
+    return [p for p in range(s.game.num_players) if keys[p] == top]
 
 
 def returns(s) -> list[float]:

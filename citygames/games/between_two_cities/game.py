@@ -109,6 +109,8 @@ class BetweenTwoCities(Game):
             self.singles = c.singles + (tuple(range(CIVIC0, CIVIC0 + NUM_CIVICS)) if self.capitals else ())
             self.civic_types = tuple((cv.plus[0], cv.plus[1], cv.minus) for cv in c.civics)
             self.centre = (self.width // 2) * self.width + self.width // 2
+            self.row_of = tuple(x // self.width for x in range(self.size))
+            self.col_of = tuple(x % self.width for x in range(self.size))
             self.action_space = _action_space(self.width, c)
             self.off = self.action_space.offsets
             if self.size > MAX_CELLS:

@@ -44,6 +44,13 @@ def first_cells(s, city: int) -> tuple[int, ...]:
     return (g.centre,)
 
 
+def _in(g, box: tuple, x: int) -> bool:
+    r0, r1, c0, c1 = box
+    r = g.row_of[x]
+    c = g.col_of[x]
+    return r0 <= r <= r1 and c0 <= c <= c1
+
+
 def _single_levels(s, city: int) -> tuple[int, list[int]]:
     g = s.game
     size = g.size
@@ -51,48 +58,24 @@ def _single_levels(s, city: int) -> tuple[int, list[int]]:
     cells = s.cells
     if s.count[city] == 0:
         return 1, [x for x in first_cells(s, city) if cells[base + x] == EMPTY]
-    adj = g.geometries(s.mats)[city].adj
-    W = g.width
     r0, r1, c0, c1 = window(s, city)
-    out = []
-    free = []
-    for r in range(r0, r1 + 1):
-        for x in range(r * W + c0, r * W + c1 + 1):
-            if cells[base + x] == EMPTY:
-                free.append(x)
-                for y in adj[x]:
-                    k = cells[base + y]
-                    if k and k != TERRAIN:
-                        out.append(x)
-                        break
+    row_of, col_of = g.row_of, g.col_of
+    out = [x for x in s.front[city] if r0 <= row_of[x] <= r1 and c0 <= col_of[x] <= c1]
     if out:
         return 1, out
+    W = g.width
+    free = [x for r in range(r0, r1 + 1) for x in range(r * W + c0, r * W + c1 + 1) if cells[base + x] == EMPTY]
     if free:
         return 2, free
-    near = []
-    for x in range(size):
-        if cells[base + x] == EMPTY:
-            for y in adj[x]:
-                k = cells[base + y]
-                if k and k != TERRAIN:
-                    near.append(x)
-                    break
-    if near:
-        return 3, near
+    if s.front[city]:
+        return 3, list(s.front[city])
     return 4, [x for x in range(size) if cells[base + x] == EMPTY]
 
 
 def single_cells(s, city: int) -> tuple[int, list[int]]:
     """``(level, cells)``: where a single tile may go in ``city`` now, and by which level of
-    ``placement_fallback`` (1: the rule). Cached per city until the city changes."""
-    spots = s._spots
-    if spots is None:
-        spots = s._spots = (None,) * s.game.n_cities
-    v = spots[city]
-    if v is None:
-        v = _single_levels(s, city)
-        s._spots = spots[:city] + (v,) + spots[city + 1:]
-    return v
+    ``placement_fallback`` (1: the rule)."""
+    return _single_levels(s, city)
 
 
 def _duplex_level(s, city: int, d: int, level: int) -> list[int]:
@@ -102,33 +85,21 @@ def _duplex_level(s, city: int, d: int, level: int) -> list[int]:
     base = city * size
     cells = s.cells
     step = 1 if g.components.duplexes[d].horizontal else W
-    adj = g.geometries(s.mats)[city].adj
-    if level <= 2:
-        r0, r1, c0, c1 = window(s, city)
+    box = window(s, city) if level <= 2 else (0, W - 1, 0, W - 1)
+    col_of = g.col_of
+    if level in (1, 3):   # one half next to a placed tile (or, in an empty city, on a first-tile square)
+        near = s.front[city] if s.count[city] else first_cells(s, city)
+        cand = sorted({y for x in near for y in (x, x - step)})
     else:
-        r0, r1, c0, c1 = 0, W - 1, 0, W - 1
-    if step == 1:
-        c1 -= 1
-    else:
-        r1 -= 1
-    first = set(first_cells(s, city)) if s.count[city] == 0 else None
+        cand = range(size)
     out = []
-    for r in range(r0, r1 + 1):
-        for x in range(r * W + c0, r * W + c1 + 1):
-            y = x + step
-            if cells[base + x] != EMPTY or cells[base + y] != EMPTY:
-                continue
-            if level in (1, 3):
-                if first is not None:
-                    if x not in first and y not in first:
-                        continue
-                else:
-                    for z in adj[x] + adj[y]:
-                        k = cells[base + z]
-                        if k and k != TERRAIN:
-                            break
-                    else:
-                        continue
+    for x in cand:
+        y = x + step
+        if x < 0 or y >= size or (step == 1 and col_of[x] == W - 1):
+            continue
+        if cells[base + x] != EMPTY or cells[base + y] != EMPTY:
+            continue
+        if _in(g, box, x) and _in(g, box, y):
             out.append(x)
     return out
 
@@ -169,11 +140,12 @@ def place_legal(s) -> list:
     kinds = sorted({k for k in s.todo[2 * p:2 * p + 2] if k > 0})
     cities = _cities(s, p)
     out = []
+    sides = _sides_open(s, p)
+    spots = [_single_levels(s, cities[side])[1] if side in sides else () for side in (0, 1)]
     for k in kinds:
-        for side in _sides_open(s, p):
+        for side in sides:
             base = off + ((k - 1) * 2 + side) * MAX_CELLS
-            for x in single_cells(s, cities[side])[1]:
-                out.append(table[base + x])
+            out += [table[base + x] for x in spots[side]]
     return out
 
 
@@ -214,9 +186,15 @@ def _put(s, city: int, x: int, kind: int) -> None:
         box[b + 2] = c
     if c > box[b + 3]:
         box[b + 3] = c
-    spots = s._spots
-    if spots is not None:
-        s._spots = spots[:city] + (None,) + spots[city + 1:]
+    fr = set(s.front[city])
+    fr.discard(x)
+    base = city * g.size
+    cells = s.cells
+    for y in g.geometries(s.mats)[city].adj[x]:
+        if cells[base + y] == EMPTY:
+            fr.add(y)
+    front = s.front
+    s.front = front[:city] + (tuple(sorted(fr)),) + front[city + 1:]
 
 
 def _placed(s, p: int, side: int, slot: int) -> None:

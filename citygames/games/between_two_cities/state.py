@@ -82,7 +82,7 @@ class BTCState(SimultaneousFlatState):
         "districts": Frozen("Capitals: the three districts as (type a, type b, scoring tile) triples; ()"),
         "district_discard": Value("Capitals: the district card's type put away at setup (§8.2); -1"),
         "_scores": Cache("every city's score by category, once computed (end.city_scores)"),
-        "_spots": Cache("per city, (level, cells) where a single tile may go now, once computed (placement.py)"),
+        "front": Frozen("per city, the empty cells next to a placed tile (bridges included), ascending"),
     }
     RULES = RULES
     EVENT_PREFIX = "between_two_cities."
@@ -91,7 +91,6 @@ class BTCState(SimultaneousFlatState):
     def new(cls, game, seed: int) -> "BTCState":
         """A new game set up from ``seed`` (§3, §8.2); every seat's first choice is pending."""
         s = cls.blank(game, seed)
-        s._spots = None
         draft.set_up(s, game, seed)
         RULES.advance(s)
         return s
