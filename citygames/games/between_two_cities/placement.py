@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from citygames.core.phases import NO_DECISION
 
-from .constants import EMPTY, TERRAIN
+from .constants import EMPTY
 from .components import MAX_CELLS
 from .draft import end_of_turn
 from .steps import PLACE, PLACE_DUPLEX

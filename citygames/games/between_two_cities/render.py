@@ -143,8 +143,9 @@ def describe_rules(game, assumptions: bool = False) -> str:
              f"  {n} players, {game.n_cities} cities"
              + (" (two each, built alone; every round twice; score = the sum)" if game.two_player
                 else " (one between each two neighbours; score = the lower of your two)"),
-             f"  {len(game.singles)} singles ({', '.join(f'{KIND_CODES[k]} x{game.singles.count(k)}' for k in range(1, 10))}"
-             + (f", 21 civic buildings" if game.capitals else "") + f"), 24 duplexes; hands of {game.hand_size}; "
+             f"  {len(game.singles)} singles ("
+             + ", ".join(f"{KIND_CODES[k]} x{game.singles.count(k)}" for k in range(1, 10))
+             + (", 21 civic buildings" if game.capitals else "") + f"), 24 duplexes; hands of {game.hand_size}; "
              f"cities {game.frame} x {game.frame} on a {game.width} x {game.width} grid",
              "Options:"]
     lines += [f"  {o.name} = {game.options.get(o.name)} (default {o.default}): {o.doc}" for o in game.info.options]
