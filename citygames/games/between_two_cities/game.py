@@ -75,7 +75,8 @@ class BetweenTwoCities(Game):
     PARTS = {"state": "state:BTCState", "evaluate": "evaluation:evaluate",
              "action_json": "render:action_json", "components_json": "render:components_json",
              "describe_rules": "render:describe_rules", "render_text": "board_text:render_text",
-             "facts": "facts:facts", "max_game_length": "render:max_game_length"}
+             "facts": "facts:facts", "max_game_length": "render:max_game_length",
+             "state_from_position": "position:parse", "position": "position:write"}
 
     DATA_DIR = DATA
 
