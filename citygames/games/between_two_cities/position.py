@@ -656,7 +656,8 @@ class _Reader:
         terrain = {x for x in range(g.size) if cells[x] == TERRAIN}
         if terrain != set(geo.terrain):
             if not g.capitals:
-                _fail(ln, f"terrain ('{TERRAIN_TOKEN}') belongs to the landscape mats of the Capitals expansion (§8.3)")
+                _fail(ln, f"terrain ('{TERRAIN_TOKEN}') belongs to the landscape mats of the Capitals expansion "
+                          "(§8.3)")
             mat = self.c.mats[s.mats[c]]
             _fail(ln, f"the terrain ('{TERRAIN_TOKEN}') must be that of the city's mat {mat.id} ({mat.name}), at "
                       + ", ".join(_cell_name(g, x) for x in sorted(geo.terrain))
