@@ -76,7 +76,8 @@ class BetweenTwoCities(Game):
              "action_json": "render:action_json", "components_json": "render:components_json",
              "describe_rules": "render:describe_rules", "render_text": "board_text:render_text",
              "facts": "facts:facts", "max_game_length": "render:max_game_length",
-             "state_from_position": "position:parse", "position": "position:write"}
+             "state_from_position": "position:parse", "position": "position:write",
+             "tensor_layout": "tensor:layout", "observation_tensor": "tensor:observation_tensor"}
 
     DATA_DIR = DATA
 
