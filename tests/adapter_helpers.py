@@ -7,7 +7,7 @@ import itertools
 from citygames.core.registry import game_info
 
 #: the real games (the toy game is tested separately where its rules make a point clearer)
-REAL_GAMES = ("the_capitals", "seven_wonders_duel", "quadropolis")
+REAL_GAMES = ("the_capitals", "seven_wonders_duel", "quadropolis", "between_two_cities")
 
 
 def option_sets(game_id: str) -> list[dict]:

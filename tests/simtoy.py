@@ -13,6 +13,10 @@ Rules:
   or ``tax`` (the next seat loses 1 point).
 - Score: points + coins left. Ranking: score, then lower seat. The winner's return is 1.
 
+Fixed-size views (for the adapters): ``max_game_length`` is ``rounds * (seats + 1)`` (every round: one bid
+per seat, one keep-or-tax), the observation tensor (``tensor_layout``) the observation's numbers from the
+observer on.
+
 Hidden information: each seat's budget (so its coins left), and the pending bids of the seats that
 have chosen. ``resample(seat, rng)`` redraws the other seats' budgets among the values consistent
 with what they spent, and their pending bids among what they may bid.
@@ -48,7 +52,8 @@ class SealedBids(Game):
         ("keep", 1, lambda a: "keep (+1 point)"),
         ("tax", 1, lambda a: "tax the next seat (-1 point)"),
     ])
-    PARTS = {"state": "simtoy:SealedState"}
+    PARTS = {"state": "simtoy:SealedState", "tensor_layout": "simtoy:tensor_layout",
+             "observation_tensor": "simtoy:observation_tensor", "max_game_length": "simtoy:max_game_length"}
 
     def __init__(self, **options):
         super().__init__(options)
@@ -188,3 +193,43 @@ class SealedState(SimultaneousFlatState):
                 s.history = [[p, new] if e == [p, s.pending[p]] else e for e in s.history]
                 s.pending[p] = new
         return s
+
+
+def max_game_length(game) -> int:
+    """Every round has one bid per seat and one keep-or-tax decision."""
+    return game.options["rounds"] * (game.num_players + 1)
+
+
+def tensor_layout(game):
+    from citygames.core.tensor import TensorLayout
+    n, r = game.num_players, game.options["rounds"]
+    return TensorLayout([
+        ("round", 1, 0, r + 1, "count", "the round (rounds + 1 once over)"),
+        ("spent", n, 0, BUDGET[1] - 1, "coins", "coins spent, per seat from the observer on"),
+        ("points", n, -r, r * (BIDS + 1), "points", "points, per seat from the observer on"),
+        ("to_move", n, 0, 1, "flag", "seats to move, from the observer on"),
+        ("chosen", n, 0, 1, "flag", "seats that have bid in the pending step, from the observer on"),
+        ("budget_known", n, 0, 1, "flag", "1 where the seat's budget is shown"),
+        ("budget", n, 0, BUDGET[1] - 1, "coins", "the budget where shown, else 0"),
+        ("my_bid", BIDS, 0, 1, "one-hot", "the observer's own pending bid"),
+        ("seat", n, 0, 1, "one-hot", "the observer's seat (all 0 for a spectator)"),
+    ])
+
+
+def observation_tensor(state, seat):
+    """``observation(seat)`` as the flat vector ``tensor_layout`` describes."""
+    import numpy as np
+    from citygames.core.tensor import seat_order
+    obs = state.observation(seat)
+    n = state.game.num_players
+    order = seat_order(seat, n)
+    values = [obs["round"]]
+    values += [obs["spent"][q] for q in order]
+    values += [obs["points"][q] for q in order]
+    values += [q in obs["to_move"] for q in order]
+    values += [q in obs["chosen"] for q in order]
+    values += [obs["budget"][q] is not None for q in order]
+    values += [obs["budget"][q] or 0 for q in order]
+    values += [obs.get("my_bid") == b for b in range(BIDS)]
+    values += [q == seat for q in range(n)]
+    return np.array(values, dtype=np.float32)

@@ -23,6 +23,8 @@ from open_spiel.python.algorithms import evaluate_bots  # noqa: E402
 
 CONFIGS = all_option_sets()
 GAMES = list(REAL_GAMES) + ["toy"]
+#: OpenSpiel's ISMCTS bots search sequential games only
+SEQUENTIAL_GAMES = [g for g in REAL_GAMES if not game_info(g).simultaneous_moves]
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -35,15 +37,39 @@ def spiel(game_id: str, rng_seed: int = 0, **options):
     return cgo.load(game_id, rng_seed=rng_seed, **options)
 
 
-def random_moves(state, rng: np.random.RandomState, k: int | None = None) -> list[int]:
-    """Apply up to ``k`` random legal actions (all to the end without ``k``); return them."""
+def random_step(states, rng: np.random.RandomState):
+    """Apply one random legal move to each of ``states`` (OpenSpiel states in the same position): an action,
+    or at a simultaneous node a joint action (one per seat, ``INVALID_ACTION`` for a seat with none);
+    return it."""
+    state = states[0]
+    if state.current_player() == pyspiel.PlayerId.SIMULTANEOUS:
+        joint = []
+        for p in range(state.num_players()):
+            legal = state.legal_actions(p)
+            joint.append(legal[rng.randint(len(legal))] if legal else pyspiel.INVALID_ACTION)
+        for s in states:
+            s.apply_actions(joint)
+        return joint
+    legal = state.legal_actions()
+    a = legal[rng.randint(len(legal))]
+    for s in states:
+        s.apply_action(a)
+    return a
+
+
+def random_moves(state, rng: np.random.RandomState, k: int | None = None) -> list:
+    """Apply up to ``k`` random legal moves (all to the end without ``k``); return them (joint actions as
+    lists)."""
     done = []
     while not state.is_terminal() and (k is None or len(done) < k):
-        legal = state.legal_actions()
-        a = legal[rng.randint(len(legal))]
-        state.apply_action(a)
-        done.append(a)
+        done.append(random_step([state], rng))
     return done
+
+
+def flat_history(engine) -> list[int]:
+    """OpenSpiel's history of a game played through the adapter: the engine's, a simultaneous step's
+    ``[seat, id]`` choices as their ids (every seat chooses, in seat order, through ``apply_actions``)."""
+    return [e[1] if isinstance(e, list) else e for e in engine.history]
 
 
 def fresh_info(engine, seat: int) -> str:
@@ -91,7 +117,8 @@ def test_game_type_and_parameters(game_id):
     info = game_info(game_id)
     gtype = pyspiel.load_game(cgo.short_name(game_id)).get_type()
     assert gtype.short_name == f"python_citygames_{game_id}"
-    assert gtype.dynamics == pyspiel.GameType.Dynamics.SEQUENTIAL
+    assert gtype.dynamics == (pyspiel.GameType.Dynamics.SIMULTANEOUS if info.simultaneous_moves
+                              else pyspiel.GameType.Dynamics.SEQUENTIAL)
     assert gtype.chance_mode == pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC
     assert gtype.information == pyspiel.GameType.Information.IMPERFECT_INFORMATION
     assert gtype.utility == pyspiel.GameType.Utility.CONSTANT_SUM
@@ -161,9 +188,21 @@ def test_state_wraps_the_engine(game_id):
     engine = cgo.engine_state(state)
     assert engine.seed == 5 and game.next_seed == 6
     rng = np.random.RandomState(0)
+    simultaneous = 0
     while not state.is_terminal():
         p = state.current_player()
         assert p == engine.current_player()
+        assert state.returns() == [0.0] * game.num_players()
+        if p == pyspiel.PlayerId.SIMULTANEOUS:
+            simultaneous += 1
+            with pytest.raises(ValueError, match="several seats"):
+                state.legal_actions()
+            for q in range(game.num_players()):
+                legal = state.legal_actions(q)
+                assert legal == sorted(a.id for a in engine.legal_actions(q)) and legal   # every seat chooses
+                assert state.legal_actions_mask(q) == engine.legal_action_mask(q).tolist()
+            random_step([state], rng)
+            continue
         legal = state.legal_actions()
         assert legal == sorted(a.id for a in engine.legal_actions())
         assert legal == state.legal_actions(p)
@@ -173,13 +212,13 @@ def test_state_wraps_the_engine(game_id):
                 assert state.legal_actions(q) == []
         a = legal[rng.randint(len(legal))]
         assert state.action_to_string(p, a) == engine.action_to_string(a)
-        assert state.returns() == [0.0] * game.num_players()
         state.apply_action(a)
+    assert bool(simultaneous) == game.citygames_game.info.simultaneous_moves
     assert state.current_player() == pyspiel.PlayerId.TERMINAL
     assert state.returns() == engine.returns()
     assert sum(state.returns()) == pytest.approx(game.utility_sum())
     assert state.legal_actions() == []
-    assert state.history() == engine.history
+    assert state.history() == flat_history(engine)
     assert "[/" not in str(state)  # rich markup removed
 
 
@@ -262,7 +301,7 @@ def test_resample_keeps_the_players_information(game_id):
             assert state.information_state_string(p) == fresh_info(cgo.engine_state(state), p)
             assert r.observation_string(p) == state.observation_string(p)
             assert np.array_equal(r.observation_tensor(p), state.observation_tensor(p))
-            assert r.legal_actions() == state.legal_actions() or p != state.current_player()
+            assert r.legal_actions(p) == state.legal_actions(p)
             changed += cgo.engine_state(r).to_dict() != cgo.engine_state(state).to_dict()
             # the resampled world plays on, and serializes as its full state
             again = game.deserialize_state(r.serialize())
@@ -311,13 +350,10 @@ def test_serialize_game_and_state_plays_on_identically(game_id):
     state3 = game.deserialize_state(state.serialize())
     rng = np.random.RandomState(7)
     while not state.is_terminal():
-        legal = state.legal_actions()
-        assert state2.legal_actions() == legal == state3.legal_actions()
         for p in range(game.num_players()):
+            assert state2.legal_actions(p) == state.legal_actions(p) == state3.legal_actions(p)
             assert state2.information_state_string(p) == state.information_state_string(p)
-        a = legal[rng.randint(len(legal))]
-        for s in (state, state2, state3):
-            s.apply_action(a)
+        random_step([state, state2, state3], rng)
         assert str(state2) == str(state) == str(state3)
     assert state2.is_terminal() and state3.is_terminal()
     assert state2.returns() == state.returns() == state3.returns()
@@ -389,7 +425,7 @@ def test_ismcts_beats_random_on_the_toy_game():
     assert total[0] >= 4
 
 
-@pytest.mark.parametrize("game_id", REAL_GAMES)
+@pytest.mark.parametrize("game_id", SEQUENTIAL_GAMES)
 def test_ismcts_against_greedy_finishes_a_game(game_id):
     # OpenSpiel's ISMCTSBot plays random play-outs to the end of the game at every simulation:
     # a small budget from the last stretch of a game keeps this test short
@@ -473,3 +509,136 @@ def test_seeded_ismcts_games_replay_exactly():
         evaluate_bots.evaluate_bots(state, bots, np.random.RandomState(0))
         histories.append(state.history())
     assert histories[0] == histories[1] == histories[2]
+
+
+# --- games with simultaneous steps: Between Two Cities, the sealed-bids toy ----------------------------
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_random_sim_test_sealed_bids(players):
+    """OpenSpiel's random simulation on a game with both simultaneous and turn-based nodes, the toy's short
+    games at every player count."""
+    cgo.register("toy_sim")
+    game = spiel("toy_sim", num_players=players, rounds=4)
+    assert game.get_type().dynamics == pyspiel.GameType.Dynamics.SIMULTANEOUS
+    pyspiel.random_sim_test(game, num_sims=3, serialize=False, verbose=False, state_checker_fn=check_state)
+
+
+def _at_simultaneous(game, rng_seed=0):
+    state = game.new_initial_state()
+    rng = np.random.RandomState(rng_seed)
+    while state.current_player() != pyspiel.PlayerId.SIMULTANEOUS:
+        random_step([state], rng)
+    return state
+
+
+def test_a_simultaneous_node_takes_one_action_per_seat_all_or_nothing():
+    game = spiel("between_two_cities", num_players=3)
+    state = _at_simultaneous(game)
+    engine = cgo.engine_state(state)
+    legal = [state.legal_actions(p) for p in range(3)]
+    with pytest.raises(ValueError, match="apply_actions"):
+        state.apply_action(legal[0][0])
+    with pytest.raises(ValueError, match="several seats"):
+        state.legal_actions_mask()
+    before, history = engine.to_dict(), state.history()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal[2])
+    with pytest.raises(IllegalActionError):
+        state.apply_actions([legal[0][0], legal[1][0], illegal])
+    assert engine.to_dict() == before and state.history() == history     # nothing applied, not even seat 0's
+    with pytest.raises(ValueError, match="one entry per seat"):
+        state.apply_actions([legal[0][0]])
+    state.apply_actions([legal[0][0], legal[1][-1], legal[2][0]])
+    assert state.history() == history + [legal[0][0], legal[1][-1], legal[2][0]]
+    assert engine.history[-3:] == [[0, legal[0][0]], [1, legal[1][-1]], [2, legal[2][0]]]
+    # a turn-based node: apply_actions applies the mover's entry only (OpenSpiel's rl_environment does this)
+    p = state.current_player()
+    assert p == 0 and state.legal_actions(1) == []
+    a = state.legal_actions()[0]
+    state.apply_actions([a, -1, -1])
+    assert engine.history[-1] == a
+
+
+def test_a_seat_that_has_chosen_has_no_legal_action_and_its_entry_is_ignored():
+    """Wrapping an engine state where one seat has chosen already (a table in progress): that seat has no legal
+    actions at the node, ``evaluate_bots`` passes INVALID_ACTION for it, and the step completes."""
+    game = spiel("toy_sim", num_players=3)
+    engine = game.citygames_game.new_initial_state(4)
+    engine.apply_action(engine.legal_actions(1)[0], player=1)
+    state = game.wrap(engine, exact=True)
+    assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS
+    assert state.legal_actions(1) == [] and state.legal_actions(0) and state.legal_actions(2)
+    bots = [cgo.CitygamesBot("random", seed=p, player_id=p) for p in range(3)]
+    returns = evaluate_bots.evaluate_bots(state, bots, np.random.RandomState(0))
+    assert state.is_terminal() and sum(returns) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("game_id,options", [("between_two_cities", {"num_players": 3}),
+                                             ("between_two_cities", {"num_players": 2, "capitals": True}),
+                                             ("toy_sim", {"num_players": 3})])
+def test_our_bots_play_a_simultaneous_game_through_evaluate_bots(game_id, options):
+    cgo.register("toy_sim")
+    game = spiel(game_id, rng_seed=3, **options)
+    n = options["num_players"]
+    bots = [cgo.CitygamesBot("greedy" if p == 0 else "random", seed=p, player_id=p) for p in range(n)]
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), bots, np.random.RandomState(0))
+    assert sum(returns) == pytest.approx(1.0)
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), bots, 1)     # the C++ loop too
+    assert sum(returns) == pytest.approx(1.0)
+    with pytest.raises(ValueError, match="player_id"):
+        cgo.CitygamesBot("random").step(_at_simultaneous(game))
+
+
+def test_openspiel_rl_environment_plays_a_simultaneous_game():
+    """OpenSpiel's ``rl_environment`` sends one action per seat at every node of a simultaneous game; at the
+    turn-based nodes only the mover's counts."""
+    from open_spiel.python import rl_environment
+    game = spiel("between_two_cities", rng_seed=5, num_players=3)
+    env = rl_environment.Environment(game)
+    step = env.reset()
+    rng = np.random.RandomState(1)
+    count = 0
+    while not step.last():
+        actions = []
+        for p in range(3):
+            legal = step.observations["legal_actions"][p]
+            actions.append(legal[rng.randint(len(legal))] if legal else pyspiel.INVALID_ACTION)
+        step = env.step(actions)
+        count += 1
+    # the 3 choices of each of the 7 secret steps (2 singles stages of 3 turns, 1 duplex stage) are one step
+    assert count == game.max_game_length() - 7 * 2
+    assert sum(step.rewards) == pytest.approx(1.0)
+
+
+def in_seat_order(record: dict) -> dict:
+    """``record`` with each run of simultaneous choices sorted by seat (but an unfinished one at its end)."""
+    out, run = [], []
+    for e in record["actions"] + [None]:
+        if isinstance(e, list):
+            run.append(e)
+            continue
+        out += sorted(run) if e is not None else run
+        run = []
+        if e is not None:
+            out.append(e)
+    return dict(record, actions=out)
+
+
+def test_state_from_a_record_groups_the_choices_into_joint_actions():
+    game = spiel("between_two_cities", num_players=3)
+    engine = game.citygames_game.new_initial_state(7)
+    rng = np.random.RandomState(2)
+    while len(engine.history) < 40:
+        p = engine.players_to_move()[-1]          # the seats choose in reverse order: the record keeps that
+        legal = engine.legal_actions(p)
+        engine.apply_action(legal[rng.randint(len(legal))], player=p)
+    record = engine.record()
+    state = game.new_initial_state(record)
+    # the same state; through apply_actions the seats of a step choose in seat order
+    assert cgo.engine_state(state).to_dict() == replay(in_seat_order(record)).to_dict()
+    assert len(state.history()) == 40
+    # a record ending inside a simultaneous step: those choices are made in the engine, the others pending
+    cut = next(i for i in range(len(record["actions"]) - 1, 0, -1)
+               if isinstance(record["actions"][i], list) and isinstance(record["actions"][i - 1], list))
+    partial = dict(record, actions=record["actions"][:cut])
+    state = game.new_initial_state(partial)
+    assert cgo.engine_state(state).to_dict() == replay(in_seat_order(partial)).to_dict()
+    assert state.current_player() == pyspiel.PlayerId.SIMULTANEOUS

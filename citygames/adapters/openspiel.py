@@ -26,6 +26,22 @@ Duel victory; ``ZERO_SUM`` when the sum is 0, ``GENERAL_SUM`` when the game sets
 model ``TERMINAL``; ``max_game_length`` is the game's own bound. Observation strings and tensors
 and information-state strings are provided; information-state tensors are not.
 
+Games with simultaneous steps (``GameInfo.simultaneous_moves``: Between Two Cities, whose seats choose
+their tiles in secret) are OpenSpiel ``SIMULTANEOUS`` games with both kinds of nodes: at a secret
+choice ``current_player()`` is ``pyspiel.PlayerId.SIMULTANEOUS`` (-2), ``legal_actions(p)`` is each
+seat's own list and ``apply_actions([a_0, ..., a_{n-1}])`` applies one action per seat (the engine
+records each as that seat's hidden choice and reveals them together); at a turn-based node (placing
+the revealed tiles) ``current_player()`` is the seat and ``apply_action`` works as in a sequential
+game, and ``apply_actions`` there applies the mover's entry and ignores the others (what OpenSpiel's
+``rl_environment`` sends at every node of a simultaneous game). ``history()`` then holds every
+seat's entry of a joint action in seat order (OpenSpiel's convention), where the engine's history
+holds ``[seat, id]`` pairs. A seat with nothing to choose at a simultaneous node has no legal actions
+and its entry is ignored (``evaluate_bots`` passes ``pyspiel.INVALID_ACTION`` for it; through this
+adapter every seat chooses at every simultaneous node of Between Two Cities). Flat joint actions
+(``legal_actions()`` without a seat at a simultaneous node, ``apply_action`` there) are not offered:
+there are too many (up to 45 pairs per seat, so billions of joint actions at 7 seats) and
+``apply_actions`` says the same; those calls raise ``ValueError``. OpenSpiel's ISMCTS bots search sequential games only.
+
 A state wraps a citygames state (``engine_state(state)`` returns it):
 
 - ``legal_actions()``: the ids (``game.encode``) of the legal actions, sorted; action strings are
@@ -45,6 +61,9 @@ A state wraps a citygames state (``engine_state(state)`` returns it):
   removed): no hidden information;
 - ``resample_from_infostate(player, sampler)``: the engine's ``resample(player, rng)`` with a
   ``citygames.core.Rng`` seeded from one draw of ``sampler``;
+- ``state_from_record`` (``game.new_initial_state(record)``) groups a record's ``[seat, id]`` entries
+  into joint actions (a simultaneous step left unfinished at the record's end is applied to the
+  engine only: those choices are made, the others pending);
 - cloning (``state.clone()``, and OpenSpiel's C++ ``Clone``) uses the engine's hand-written
   ``clone()``; serialization (``state.serialize()`` / ``game.deserialize_state``) carries the game
   record (``{game, version, options, seed, actions}``; a resampled state carries its full
@@ -53,7 +72,8 @@ A state wraps a citygames state (``engine_state(state)`` returns it):
   sequence of deals stands, in the text format of ``pyspiel.serialize_game_and_state``; games
   and states pickle through them.
 
-``CitygamesBot`` wraps a citygames bot (``random``, ``greedy``, ...) as a ``pyspiel.Bot``, and
+``CitygamesBot`` wraps a citygames bot (``random``, ``greedy``, ...) as a ``pyspiel.Bot`` (give it its
+``player_id`` for a game with simultaneous steps), and
 ``ismcts_bot`` builds OpenSpiel's own ``ISMCTSBot`` (Python, ``open_spiel.python.algorithms``)
 with a random-rollout evaluator, so both play through ``evaluate_bots``.
 
@@ -307,9 +327,25 @@ class CitygamesGame(pyspiel.Game):
                               f"this game is {cg.info.id} {cg.options}")
         start = dict(record, actions=[])
         state = CitygamesState(self)
-        state._h = _Engine(replay(start))
-        for a in record["actions"]:
-            state.apply_action(int(a))
+        engine = replay(start)
+        state._h = _Engine(engine)
+        n = cg.num_players
+        joint: dict[int, int] = {}
+        for entry in record["actions"]:
+            if isinstance(entry, list):   # a choice of a simultaneous step: [seat, id]
+                joint[entry[0]] = entry[1]
+                if set(joint) >= set(engine.players_to_move()):
+                    state.apply_actions([joint.get(p, pyspiel.INVALID_ACTION) for p in range(n)])
+                    joint = {}
+                continue
+            if joint:
+                raise RecordError(f"the record's choices {sorted(joint.items())} leave a simultaneous step "
+                                  "unfinished before a turn-based action")
+            state.apply_action(int(entry))
+        for p, a in joint.items():   # an unfinished simultaneous step: those choices are made, secretly
+            engine.apply_action(a, player=p)
+        if joint:
+            state._h.cache = {}
         return state
 
     def wrap(self, engine: State, exact: bool = False) -> "CitygamesState":
@@ -559,7 +595,8 @@ class CitygamesState(pyspiel.State):
         if player is None:
             player = s.current_player()
             if player == SIMULTANEOUS:
-                raise ValueError("several seats move at once: give the seat (legal_actions(player))")
+                raise ValueError("several seats move at once: ask each seat (legal_actions(player)) and apply "
+                                 "one action per seat with apply_actions (flat joint actions are not offered)")
             if player < 0:
                 return []
         return sorted([a.id for a in s.legal_actions(player)])
@@ -571,22 +608,45 @@ class CitygamesState(pyspiel.State):
         s = h.state if h.state is not None else h.materialize()
         if player is None:
             player = s.current_player()
+            if player == SIMULTANEOUS:
+                raise ValueError("several seats move at once: give the seat (legal_actions_mask(player))")
         return s.legal_action_mask(player).tolist()
 
     def _apply_action(self, action: int) -> None:
         """Apply the action with id ``action``; the engine's ``IllegalActionError`` (state
-        unchanged) if it is not legal."""
+        unchanged) if it is not legal, ``ValueError`` at a simultaneous node (flat joint actions
+        are not offered: use ``apply_actions``)."""
         h = self._h
         s = h.state if h.state is not None else h.materialize()
+        if s.current_player() == SIMULTANEOUS:
+            raise ValueError("several seats move at once: apply one action per seat with apply_actions "
+                             "(flat joint actions are not offered)")
         s.apply_action(int(action))
         if h.cache:
             h.cache = {}
 
     def _apply_actions(self, actions: list[int]) -> None:
-        """A simultaneous step: ``actions[p]`` for each seat ``p`` to move (other entries ignored)."""
+        """A joint action: ``actions[p]`` for each seat ``p`` to move, the other entries ignored (a
+        seat with no legal action may pass ``pyspiel.INVALID_ACTION``, as ``evaluate_bots`` does).
+        At a simultaneous node every seat still to choose chooses (the choices are revealed when the
+        last is in); at a turn-based node (OpenSpiel's ``rl_environment`` passes a joint action at
+        every node of a simultaneous game) the seat to move acts. All or nothing: an illegal entry
+        raises the engine's ``IllegalActionError`` before any is applied.
+
+        Raises:
+            ValueError: fewer entries than seats.
+            IllegalActionError: an entry of a seat to move is not legal for it (state unchanged).
+        """
         h = self._h
         s = h.state if h.state is not None else h.materialize()
-        for p in s.players_to_move():
+        movers = s.players_to_move()
+        if len(actions) < s.game.num_players:
+            raise ValueError(f"apply_actions needs one entry per seat ({s.game.num_players}), got {len(actions)}")
+        for p in movers:
+            a = int(actions[p])
+            if not any(x.id == a for x in s.legal_actions(p)):
+                s.apply_action(a, player=p)   # raises IllegalActionError naming the rule, state unchanged
+        for p in movers:
             s.apply_action(int(actions[p]), player=p)
         if h.cache:
             h.cache = {}
@@ -650,7 +710,8 @@ class CitygamesState(pyspiel.State):
         """The spectator's board as plain text (``game.render_text(state, None)`` without markup)."""
         h = self._h
         s = self._engine()
-        key = (s.game, s.seed, getattr(s, "origin", None), tuple(s.history)) if h.exact else None
+        key = (s.game, s.seed, getattr(s, "origin", None),
+               tuple(tuple(e) if isinstance(e, list) else e for e in s.history)) if h.exact else None
         text = _BOARDS.get(key) if key is not None else None
         if text is None:
             text = _plain(s.game.render_text(s, None))
@@ -775,6 +836,9 @@ class CitygamesBot(pyspiel.Bot):
         player = state.current_player()
         if player == SIMULTANEOUS:
             player = self.player_id
+            if player is None:
+                raise ValueError("several seats move at once: build the bot with its player_id to play a game with "
+                                 "simultaneous steps")
         return int(self.bot.step(engine_state(state), player).id)
 
     def restart_at(self, state) -> None:
