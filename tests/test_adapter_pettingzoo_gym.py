@@ -1,8 +1,9 @@
-"""The PettingZoo AEC environments and the Gymnasium single-agent view (issue: research adapters).
+"""The PettingZoo AEC and Parallel environments and the Gymnasium single-agent view (issue: research adapters).
 
-PettingZoo's own ``api_test`` and ``seed_test`` and Gymnasium's ``check_env`` run on every game at its
-smallest and largest player count and every option set; the toy game shows the conventions
-(rewards, illegal actions, seeding, opponents) where its short games make them easy to see.
+PettingZoo's own ``api_test``, ``seed_test``, ``parallel_api_test`` and ``parallel_seed_test`` and
+Gymnasium's ``check_env`` run on every game at its smallest and largest player count and every option set;
+the toy games show the conventions (rewards, illegal actions, seeding, opponents, simultaneous steps) where
+their short games make them easy to see.
 """
 
 from __future__ import annotations
@@ -16,12 +17,20 @@ pettingzoo = pytest.importorskip("pettingzoo")
 gymnasium = pytest.importorskip("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
 
 from adapter_helpers import all_option_sets, option_id  # noqa: E402
 from citygames.adapters.gym import CitygamesEnv  # noqa: E402
-from citygames.adapters.pettingzoo import make_env, make_raw_env, seven_wonders_duel_v0, the_capitals_v0  # noqa: E402
-from citygames.core import IllegalActionError, load_game  # noqa: E402
+from citygames.adapters.pettingzoo import (  # noqa: E402
+    between_two_cities_v0,
+    make_env,
+    make_parallel_env,
+    make_raw_env,
+    make_raw_parallel_env,
+    seven_wonders_duel_v0,
+    the_capitals_v0,
+)
+from citygames.core import IllegalActionError, load_game, replay  # noqa: E402
 
 CONFIGS = all_option_sets()
 
@@ -233,3 +242,137 @@ def test_aec_calls_before_reset_and_out_of_space_actions_are_refused():
     with pytest.raises(ValueError, match=r"outside the action space Discrete\(4\)"):
         env.step(4)
     assert env.state.history == []
+
+
+# --- the Parallel API and simultaneous steps -----------------------------------------------------------
+@pytest.mark.parametrize("game_id,options", CONFIGS + [("toy_sim", {"num_players": 3}), ("toy", {"num_players": 2})],
+                         ids=option_id)
+def test_parallel_api_and_seed_tests(game_id, options):
+    """PettingZoo's own tests, two whole games each (every agent is sent an action at every step, sampled from
+    its mask: the agents not to move get 0 from their all-zero mask, which the environment ignores)."""
+    parallel_api_test(make_parallel_env(game_id, render_mode="ansi", **options), num_cycles=1000)
+    parallel_seed_test(lambda: make_parallel_env(game_id, **options), num_cycles=60)
+
+
+def _random_actions(env, obs, rng, agents=None):
+    return {a: int(rng.choice(np.flatnonzero(obs[a]["action_mask"])))
+            for a in (env.agents_to_move if agents is None else agents)}
+
+
+def test_parallel_step_takes_every_secret_choice_at_once():
+    """Between Two Cities: the seats choose in one step and the choices are revealed together; the placements
+    that follow are turn-based steps (one agent to move); the rewards are the returns and the game replays."""
+    env = between_two_cities_v0.raw_parallel_env(num_players=3)
+    obs, infos = env.reset(seed=11)
+    assert env.agents_to_move == ["player_0", "player_1", "player_2"]
+    assert all(infos[a]["to_move"] for a in env.agents)
+    rng = np.random.default_rng(0)
+    obs, rewards, term, trunc, infos = env.step(_random_actions(env, obs, rng))
+    state = env.state
+    assert [len(e) for e in state.history] == [2, 2, 2] and state.current_player() == 0
+    assert env.agents_to_move == ["player_0"] and not obs["player_1"]["action_mask"].any()
+    assert infos["player_0"]["to_move"] and not infos["player_1"]["to_move"]
+    steps = 1
+    while env.agents:
+        # an action for every agent: those not to move are ignored
+        actions = _random_actions(env, obs, rng)
+        actions.update({a: 0 for a in env.agents if a not in actions})
+        obs, rewards, term, trunc, infos = env.step(actions)
+        steps += 1
+    g = env.game
+    assert steps == g.max_game_length() - 7 * 2      # 7 secret steps of 3 choices each
+    assert all(term.values()) and not any(trunc.values())
+    assert rewards == {f"player_{p}": r for p, r in enumerate(state.returns())}
+    assert replay(state.record()).to_dict() == state.to_dict()
+    assert env.step({"player_0": 0}) == ({}, {}, {}, {}, {})
+
+
+def test_parallel_a_seat_left_out_keeps_its_turn_and_its_choice_stays_secret():
+    env = make_raw_parallel_env("toy_sim", num_players=3)
+    obs, _ = env.reset(seed=2)
+    rng = np.random.default_rng(1)
+    before = {a: o["observation"].copy() for a, o in obs.items()}
+    obs, rewards, _, _, infos = env.step(_random_actions(env, obs, rng, ["player_1"]))
+    assert env.agents_to_move == ["player_0", "player_2"]             # player_1 has bid; the others still to
+    assert not obs["player_1"]["action_mask"].any() and not infos["player_1"]["to_move"]
+    bid = env.state.pending[1]
+    # the others see that player_1 has bid, not what: another bid would show them the same
+    other = make_raw_parallel_env("toy_sim", num_players=3)
+    o2, _ = other.reset(seed=2)
+    legal = np.flatnonzero(o2["player_1"]["action_mask"])
+    o2, *_ = other.step({"player_1": int(next(a for a in legal if a != bid))})
+    for a in ("player_0", "player_2"):
+        assert np.array_equal(obs[a]["observation"], o2[a]["observation"])
+        assert not np.array_equal(obs[a]["observation"], before[a])   # "chosen" shows
+    # a step without any action of an agent to move changes nothing
+    history = list(env.state.history)
+    env.step({"player_1": 3})
+    assert env.state.history == history
+    env.step(_random_actions(env, obs, rng))
+    assert len(env.state.history) == 3 and env.state.current_player() >= 0  # revealed: the winner decides
+
+
+def test_parallel_illegal_actions():
+    """``parallel_env``: every agent that sent an illegal action gets -1, the others 0, nothing applied;
+    ``raw_parallel_env`` raises, nothing applied; an action outside the space is an error."""
+    env = make_parallel_env("toy_sim", num_players=3)
+    obs, _ = env.reset(seed=5)
+    masks = {a: obs[a]["action_mask"] for a in env.agents}
+    illegal = {a: int(np.flatnonzero(masks[a] == 0)[0]) for a in env.agents}
+    legal = {a: int(np.flatnonzero(masks[a])[0]) for a in env.agents}
+    obs, rewards, term, trunc, infos = env.step({"player_0": illegal["player_0"], "player_1": legal["player_1"],
+                                                 "player_2": illegal["player_2"]})
+    assert rewards == {"player_0": -1.0, "player_1": 0.0, "player_2": -1.0}
+    assert all(term.values()) and env.agents == [] and env.state.history == []
+    assert infos["player_0"]["illegal_action"] and "illegal_action" not in infos["player_1"]
+    raw = make_raw_parallel_env("toy_sim", num_players=3)
+    raw.reset(seed=5)
+    with pytest.raises(IllegalActionError):
+        raw.step({"player_0": legal["player_0"], "player_1": illegal["player_1"]})
+    assert raw.state.history == [] and raw.agents_to_move == ["player_0", "player_1", "player_2"]
+    with pytest.raises(ValueError, match="outside the action space"):
+        raw.step({"player_0": 10_000})
+    with pytest.raises(RuntimeError, match="reset"):
+        make_raw_parallel_env("toy").step({})
+
+
+def test_parallel_modules_and_render():
+    env = between_two_cities_v0.parallel_env(num_players=5, capitals=True, render_mode="ansi")
+    assert env.metadata["name"] == "between_two_cities_v0" and env.metadata["is_parallelizable"]
+    obs, _ = env.reset(seed=3)
+    assert obs["player_4"]["observation"].shape == (load_game("between_two_cities", num_players=5,
+                                                               capitals=True).observation_tensor_size(),)
+    assert "\x1b[" in env.render()
+    assert make_parallel_env("the_capitals", num_players=3).possible_agents == ["player_0", "player_1", "player_2"]
+
+
+def test_aec_steps_the_seats_of_a_secret_step_in_seat_order_and_keeps_choices_hidden():
+    env = make_raw_env("between_two_cities", num_players=3)
+    env.reset(seed=4)
+    rng = np.random.default_rng(2)
+    seen = []
+    for _ in range(3):
+        agent = env.agent_selection
+        seen.append(agent)
+        others = {a: env.observe(a)["observation"].copy() for a in env.agents if a != agent}
+        obs = env.observe(agent)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        if len(seen) < 3:   # before the reveal the others' views change only by "chosen"
+            lay = env.layout
+            for a, before in others.items():
+                after = env.observe(a)["observation"]
+                diff = {s.name for s in lay if not np.array_equal(lay.view(before, s.name), lay.view(after, s.name))}
+                assert diff <= {"chosen", "to_move"}, diff
+    assert seen == ["player_0", "player_1", "player_2"]
+    assert env.unwrapped.state.current_player() == 0 and env.agent_selection == "player_0"   # revealed: placing
+
+
+def test_gym_bots_choose_first_in_a_secret_step():
+    """The learner's observation at a secret step shows the bots' choices as made (``chosen``), never what they
+    are; its step completes the step."""
+    env = CitygamesEnv("between_two_cities", seat=1, opponents="random", num_players=3)
+    obs, _ = env.reset(seed=6)
+    lay = env.layout
+    assert env.state.players_to_move() == (1,) and lay.view(obs["observation"], "chosen").sum() == 2
+    obs, reward, terminated, _, _ = env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    assert not terminated and env.state.current_player() == 1 and env.state.side[0] == 2   # Blue has placed

@@ -1,4 +1,4 @@
-"""PettingZoo environments for every citygames game (the AEC API, turn by turn).
+"""PettingZoo environments for every citygames game: the AEC API (turn by turn) and the Parallel API.
 
 Load a game as PettingZoo's classic environments are loaded::
 
@@ -34,8 +34,15 @@ Conventions (those of PettingZoo's classic environments):
 - ``render_mode="ansi"``: ``render()`` returns the terminal board as the spectator sees it (ANSI
   colours).
 
-Simultaneous steps (Between Two Cities, when it lands) will add a Parallel environment; none of
-today's games has them.
+- **Simultaneous steps** (Between Two Cities' draft, where every seat chooses its tiles in secret):
+  the AEC environment steps the seats of such a step one after another, in seat order
+  (``agent_selection`` moves to the next seat still to choose); each choice stays hidden in the
+  state (the other agents' observations do not change) until the last seat has chosen and all are
+  revealed together.
+
+The Parallel API (``parallel_env()``, module ``citygames.adapters.pettingzoo.parallel``) takes every
+choice of a simultaneous step in one ``step(actions)``; it works for every game (a turn-based step
+takes the one mover's action).
 """
 
 from __future__ import annotations
@@ -49,11 +56,13 @@ from pettingzoo import AECEnv
 from citygames.adapters import Deals, render_ansi
 from citygames.core import load_game
 
-__all__ = ["CitygamesAECEnv", "make_env", "make_raw_env", "agent_name", "the_capitals_v0", "seven_wonders_duel_v0"]
+__all__ = ["CitygamesAECEnv", "CitygamesParallelEnv", "make_env", "make_raw_env", "make_parallel_env",
+           "make_raw_parallel_env", "agent_name", "the_capitals_v0", "seven_wonders_duel_v0", "quadropolis_v0",
+           "between_two_cities_v0"]
 
 #: Environment version per game id: the ``_vN`` suffix of its name; raise it when an engine or
 #: tensor change makes old results incomparable.
-VERSIONS = {"the_capitals": 0, "seven_wonders_duel": 0}
+VERSIONS = {"the_capitals": 0, "seven_wonders_duel": 0, "quadropolis": 0, "between_two_cities": 0}
 
 
 def agent_name(seat: int) -> str:
@@ -226,7 +235,7 @@ def make_env(game_id: str, render_mode: str | None = None, **options: Any):
 
 class _EnvModule:
     """What ``pettingzoo.classic.chess_v6`` offers, for one game: ``env(**options)``,
-    ``raw_env(**options)`` and ``name``."""
+    ``raw_env(**options)``, ``parallel_env(**options)``, ``raw_parallel_env(**options)`` and ``name``."""
 
     def __init__(self, game_id: str):
         self.game_id = game_id
@@ -240,9 +249,25 @@ class _EnvModule:
         """The unwrapped environment (see ``make_raw_env``)."""
         return make_raw_env(self.game_id, render_mode=render_mode, **options)
 
+    def parallel_env(self, render_mode: str | None = None, **options):
+        """The Parallel environment (see ``parallel.make_parallel_env``)."""
+        return make_parallel_env(self.game_id, render_mode=render_mode, **options)
+
+    def raw_parallel_env(self, render_mode: str | None = None, **options):
+        """The Parallel environment raising on illegal actions (see ``parallel.make_raw_parallel_env``)."""
+        return make_raw_parallel_env(self.game_id, render_mode=render_mode, **options)
+
     def __repr__(self) -> str:
         return f"<citygames PettingZoo environment {self.name}>"
 
 
 the_capitals_v0 = _EnvModule("the_capitals")
 seven_wonders_duel_v0 = _EnvModule("seven_wonders_duel")
+quadropolis_v0 = _EnvModule("quadropolis")
+between_two_cities_v0 = _EnvModule("between_two_cities")
+
+from citygames.adapters.pettingzoo.parallel import (  # noqa: E402 - it imports agent_name and env_name from here
+    CitygamesParallelEnv,
+    make_parallel_env,
+    make_raw_parallel_env,
+)
