@@ -462,8 +462,23 @@ def largest_district(cells: Sequence[int], geo: Geometry, pair: tuple[int, int])
     (``geo.adj``: orthogonal, bridges connect) of cells whose scoring type is one of the pair's two types
     (``T_*``); it need not hold both. 0 when the city has none."""
     a, b = pair
-    sizes = _groups(cells, geo, lambda k: TYPE_OF[k] == a or TYPE_OF[k] == b)
-    return max(sizes, default=0)
+    types = TYPE_OF
+    left = {i for i, k in enumerate(cells) if k and (types[k] == a or types[k] == b)}
+    adj = geo.adj
+    best = 0
+    while left:                      # the connected regions of the pair's cells, one after the other
+        stack = [left.pop()]
+        n = 0
+        while stack:
+            c = stack.pop()
+            n += 1
+            for j in adj[c]:
+                if j in left:
+                    left.discard(j)
+                    stack.append(j)
+        if n > best:
+            best = n
+    return best
 
 
 def district_points(sizes: Sequence[int], first: int, second: int) -> list[int]:
@@ -594,14 +609,44 @@ def score_cities(cities: Sequence[Sequence[int]], geos: Sequence[Geometry], rule
     """
     if len(cities) != len(geos):
         raise ValueError(f"{len(cities)} cities but {len(geos)} layouts")
-    per = factory_multipliers([sum(1 for k in c if k == FACTORY) for c in cities], rules)
+    cities = [tuple(c) for c in cities]
+    per = factory_multipliers([c.count(FACTORY) for c in cities], rules)
     districts = [0] * len(cities)
     for pair, tile in district_pairs:
         first, second = rules.districts[tile]
-        sizes = [largest_district(c, g, pair) for c, g in zip(cities, geos)]
+        sizes = []
+        for c, g in zip(cities, geos):
+            memo = _memo(g, ("district", pair))
+            size = memo.get(c)
+            if size is None:
+                size = memo[c] = largest_district(c, g, pair)
+            sizes.append(size)
         for i, pts in enumerate(district_points(sizes, first, second)):
             districts[i] += pts
-    return [city_breakdown(c, g, rules, per[i], civics, districts[i]) for i, (c, g) in enumerate(zip(cities, geos))]
+    out = []
+    civics = tuple(civics)
+    for i, (c, g) in enumerate(zip(cities, geos)):
+        # a city's breakdown depends on its cells and on the others only through these two numbers, so
+        # an action recomputes the one city it changed
+        memo = _memo(g, ("breakdown", rules, civics))
+        key = (c, per[i], districts[i])
+        bd = memo.get(key)
+        if bd is None:
+            bd = memo[key] = city_breakdown(c, g, rules, per[i], civics, districts[i])
+        out.append(dict(bd))
+    return out
+
+
+#: most entries of one of ``score_cities``' caches per layout (emptied when full)
+MEMO_SIZE = 100_000
+
+
+def _memo(geo: Geometry, key) -> dict:
+    """The cache ``key`` of ``geo.memo`` (a dict, emptied when it holds ``MEMO_SIZE`` entries)."""
+    memo = geo.memo.get(key)
+    if memo is None or len(memo) >= MEMO_SIZE:
+        memo = geo.memo[key] = {}
+    return memo
 
 
 __all__ = ["CATEGORIES", "PARTITIONS", "ScoringRules", "rules_from_data", "load_rules", "run_values", "shop_cells",
