@@ -583,11 +583,11 @@ def _bench_adapters(game, opts: str, seconds: float, seed: int) -> None:
     engine = rates["engine"]
     for name, rate in rates.items():
         if rate is None:
-            click.echo(f"{name + ' steps/s:':<24}{'not installed':>12}")
+            click.echo(f"{name + ' steps/s:':<29}{'not installed':>12}")
             continue
         cost = engine / rate
         mark = "" if name == "engine" else f"   cost {cost:4.2f}x the engine (budget {ADAPTER_BUDGET:g}x)"
-        click.echo(f"{name + ' steps/s:':<24}{rate:>12,.0f}{mark}")
+        click.echo(f"{name + ' steps/s:':<29}{rate:>12,.0f}{mark}")
 
 
 @main.command("bench-study", context_settings=GAME_OPTIONS)

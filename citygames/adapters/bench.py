@@ -8,10 +8,15 @@ budget: an adapter costs at most 3× the engine's own speed (``engine / adapter 
 
 - ``engine``: ``legal_actions`` + ``apply_action`` (what ``citygames bench`` reports);
 - ``engine+views``: the same plus ``observation_tensor(mover)`` and ``legal_action_mask(mover)``:
-  the floor of any adapter;
+  the floor of any adapter (at a simultaneous step the mover is the seat acting, each seat in turn);
 - ``pettingzoo``: the AEC environment of ``make_env`` (PettingZoo's wrappers included):
   ``env.last()``, a random legal action from the mask, ``env.step``; ``pettingzoo raw``: the same
   without PettingZoo's wrappers (``make_raw_env``);
+- ``pettingzoo parallel``: the Parallel environment of ``make_parallel_env``: a random legal action
+  from the mask of every agent to move, ``env.step`` of them all; each ``step`` returns every
+  agent's observation, so a turn-based step costs ``num_players`` tensors and masks (the Parallel
+  API's price for a game that is mostly turn-based); counted per game action (a simultaneous step
+  of N choices counts N);
 - ``gymnasium``: ``CitygamesEnv`` with seat 0 learning at random from the mask and ``random``
   bots in the other seats (their actions count too).
 
@@ -19,7 +24,9 @@ For these two the clock runs only inside the environment's calls: the agent's ow
 the mask (a ``nonzero`` over the whole action space, about 10 µs for The Capitals' 12,388
 actions) is the agent's cost, not the adapter's;
 - ``openspiel``: the ``pyspiel`` game of ``citygames.adapters.openspiel`` (when installed):
-  ``legal_actions()``, ``apply_action`` and ``observation_tensor()`` of the mover.
+  ``legal_actions()``, ``apply_action`` and ``observation_tensor()`` of the mover; at a
+  simultaneous node every seat's ``legal_actions(p)`` and ``observation_tensor(p)``, then one
+  ``apply_actions`` (counted as one action per seat).
 """
 
 from __future__ import annotations
@@ -61,11 +68,11 @@ def bench_engine_views(game: Game, seconds: float, seed: int = 0) -> float:
     def play(state):
         n = 0
         while not state.is_terminal():
-            p = state.current_player()
+            p = state.players_to_move()[0]
             state.observation_tensor(p)
             state.legal_action_mask(p)
-            legal = state.legal_actions()
-            state.apply_action(legal[rng.randbelow(len(legal))])
+            legal = state.legal_actions(p)
+            state.apply_action(legal[rng.randbelow(len(legal))], player=p)
             n += 1
         return n
     return _timed(lambda g: game.new_initial_state(seed=seed + g), play, seconds)
@@ -97,6 +104,30 @@ def bench_pettingzoo(game: Game, seconds: float, seed: int = 0, wrapped: bool = 
             env.step(action)
             spent += (t1 - t0) + (clock() - t2)
             actions += 1
+    return actions / max(spent, 1e-9)
+
+
+def bench_parallel(game: Game, seconds: float, seed: int = 0) -> float:
+    """The Parallel environment (``make_parallel_env``) played at random from the masks: game actions
+    per second of time spent inside ``reset`` and ``step`` (the agents' own choices are not counted)."""
+    from citygames.adapters.pettingzoo import make_parallel_env
+    env = make_parallel_env(game.info.id, **game.options)
+    rng = Rng(seed)
+    clock = time.perf_counter
+    spent = 0.0
+    actions = 0
+    g = 0
+    while spent < seconds or actions == 0:
+        t0 = clock()
+        obs, _ = env.reset(seed=seed + g)
+        spent += clock() - t0
+        g += 1
+        while env.agents:
+            choice = {a: _random_legal(obs[a], rng) for a in env.agents_to_move}
+            t0 = clock()
+            obs = env.step(choice)[0]
+            spent += clock() - t0
+            actions += len(choice)
     return actions / max(spent, 1e-9)
 
 
@@ -144,10 +175,23 @@ def bench_openspiel(game: Game, seconds: float, seed: int = 0) -> float | None:
         state.is_terminal()   # the adapter deals on first use: do it before the clock starts
         return state
 
+    simultaneous = pyspiel.PlayerId.SIMULTANEOUS
+    seats = range(game.num_players)
+
     def play(state):
         n = 0
         while not state.is_terminal():
-            state.observation_tensor(state.current_player())
+            p = state.current_player()
+            if p == simultaneous:
+                joint = []
+                for q in seats:
+                    state.observation_tensor(q)
+                    legal = state.legal_actions(q)
+                    joint.append(legal[rng.randbelow(len(legal))] if legal else pyspiel.INVALID_ACTION)
+                    n += bool(legal)
+                state.apply_actions(joint)
+                continue
+            state.observation_tensor(p)
             legal = state.legal_actions()
             state.apply_action(legal[rng.randbelow(len(legal))])
             n += 1
@@ -157,12 +201,13 @@ def bench_openspiel(game: Game, seconds: float, seed: int = 0) -> float | None:
 
 def run_adapter_bench(game: Game, seconds: float = 2.0, seed: int = 0) -> dict[str, float | None]:
     """Every measurement above, ``seconds`` each: ``{name: actions/s or None}`` in the order
-    engine, engine+views, pettingzoo, pettingzoo raw, gymnasium, openspiel."""
+    engine, engine+views, pettingzoo, pettingzoo raw, pettingzoo parallel, gymnasium, openspiel."""
     return {
         "engine": bench_actions(game, seconds, seed),
         "engine+views": bench_engine_views(game, seconds, seed),
         "pettingzoo": bench_pettingzoo(game, seconds, seed),
         "pettingzoo raw": bench_pettingzoo(game, seconds, seed, wrapped=False),
+        "pettingzoo parallel": bench_parallel(game, seconds, seed),
         "gymnasium": bench_gymnasium(game, seconds, seed),
         "openspiel": bench_openspiel(game, seconds, seed),
     }

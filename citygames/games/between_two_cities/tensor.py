@@ -28,10 +28,18 @@ Conventions:
   scoring tables and the number of squares a city gets, so no value is ever clipped.
 
 Speed (an RL adapter calls this at every step): the index tables are built once per game object (kept in
-``game.__dict__``) and the observation dict is never built; a call fills a zero NumPy vector.
+``game.__dict__``) and the observation dict is never built. A call copies a zero vector (a float32
+``array.array``), stores the values one by one and wraps it as a NumPy array; each city's block of
+``cities`` is kept from call to call by content (a city changes only when a tile is placed in it) and copied
+in whole. The running scores are the
+engine's (``end.city_scores``, cached in the state until the next action); the seats' scores and lower
+cities are read from them here with ``end``'s rules (the lower city, the left one when equal; with 2
+players the sum).
 """
 
 from __future__ import annotations
+
+from array import array
 
 import numpy as np
 
@@ -39,8 +47,8 @@ from citygames.core.game import SIMULTANEOUS
 from citygames.core.tensor import TensorLayout, seat_orders
 
 from .constants import EMPTY, KIND_CODES, TERRAIN, TYPE_NAMES
-from .draft import direction, held, seen_hands, singles_round
-from .end import categories, city_scores, lower_city, scores, winners
+from .draft import direction, seen_hands, singles_round
+from .end import categories, city_scores, winners
 from .game import PAIRS
 from .observation import known_discards
 from .steps import P_END, STEP_KEYS
@@ -184,6 +192,11 @@ def layout(game) -> TensorLayout:
 
 
 # --- the tensor ------------------------------------------------------------------------------------
+#: most city blocks (one city's part of ``cities``, by content) kept per game object: 2 KB each in the base
+#: game, 10 KB with the Capitals; a game uses about 20 per city
+CITY_CACHE = 1024
+
+
 class _Tables:
     """What every call needs, computed once per game object."""
 
@@ -191,7 +204,7 @@ class _Tables:
         lay = game.observation_tensor_layout()
         self.layout = lay
         self.off = {sl.name: sl.offset for sl in lay}
-        self.size = lay.size
+        self.zeros = array("f", bytes(4 * lay.size))
         n = game.num_players
         kk = kinds(game)
         self.K = len(kk)
@@ -199,15 +212,14 @@ class _Tables:
         for i, k in enumerate(kk):
             self.col[k] = i
         self.col[TERRAIN] = self.K
-        self.col_np = np.array(self.col, np.int64)
         self.orders, self.rel = seat_orders(n)
         self.cities = {key: city_order(game, key) for key in list(range(n)) + [None]}
-        self.cities_np = {key: np.array(v, np.int64) for key, v in self.cities.items()}
-        nc = game.n_cities
-        self.square_base = (np.arange(nc * game.size, dtype=np.int64) * (self.K + 1)).reshape(nc, game.size)
+        self.city_block = game.size * (self.K + 1)
+        self.city_cache: dict = {}
         self.cats = categories(game)
-        c = game.components
-        self.type_col = {t: i for i, t in enumerate(c.district_cards)}
+        self.type_col = {t: i for i, t in enumerate(game.components.district_cards)}
+        self.D = len(game.components.duplexes)
+        self.nm = len(game.components.mats)
 
 
 def _tables(game) -> _Tables:
@@ -215,6 +227,23 @@ def _tables(game) -> _Tables:
     if t is None:
         t = game.__dict__[_TABLES_KEY] = _Tables(game)
     return t
+
+
+def _city_block(T: _Tables, cells: tuple) -> array:
+    """A city's block of ``cities`` (squares x kinds one-hot) for these cells, cached by content: a city
+    changes only when a tile is placed in it."""
+    out = T.city_cache.get(cells)
+    if out is None:
+        if len(T.city_cache) >= CITY_CACHE:
+            T.city_cache.clear()
+        w = T.K + 1
+        col = T.col
+        out = array("f", bytes(4 * T.city_block))
+        for x, k in enumerate(cells):
+            if k != EMPTY:
+                out[x * w + col[k]] = 1
+        T.city_cache[cells] = out
+    return out
 
 
 def observation_tensor(s, seat: int | None) -> np.ndarray:
@@ -226,7 +255,7 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
     K = T.K
     col = T.col
     n = g.num_players
-    v = np.zeros(T.size, np.float32)
+    v = array("f", T.zeros)
     rel = T.rel[seat]
     over = s.phase == P_END
     stage = s.stage
@@ -238,12 +267,15 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
     if stage >= 0:
         v[off["stage"] + stage] = 1
     v[off["turn"]] = s.turn
+    o = off["to_move"]
     for p in s.players_to_move():
-        v[off["to_move"] + rel[p]] = 1
+        v[o + rel[p]] = 1
     if simultaneous:
+        o = off["chosen"]
+        movers = s.movers
         for p in range(n):
-            if p not in s.movers:
-                v[off["chosen"] + rel[p]] = 1
+            if p not in movers:
+                v[o + rel[p]] = 1
         if seat is not None and s.pending[seat] >= 0:
             a = g.action_space.table[s.pending[seat]]
             if a.kind == "choose":
@@ -255,65 +287,81 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
     hs = g.hand_size
     if singles:
         d = direction(g, stage)
+        turn = s.turn
+        hand_n = s.hand_n
+        o = off["hand_sizes"]
         for p in range(n):
-            v[off["hand_sizes"] + rel[p]] = s.hand_n[held(s, p)]
+            v[o + rel[p]] = hand_n[(p - d * turn) % n]          # the hand seat p holds (draft.held)
         if seat is not None:
-            for h in seen_hands(g, stage, s.turn, seat):
-                holder = rel[(h + d * s.turn) % n]
+            hands = s.hands
+            for h in seen_hands(g, stage, turn, seat):
+                holder = rel[(h + d * turn) % n]
                 v[off["known_hand"] + holder] = 1
                 base = off["known_hands"] + holder * K
-                for kd in s.hands[h * hs:h * hs + s.hand_n[h]]:
+                for kd in hands[h * hs:h * hs + hand_n[h]]:
                     v[base + col[kd]] += 1
     k = g.duplexes_drawn
     if seat is not None:
         if s.dhands[seat * k] >= 0:
             for dd in s.dhands[seat * k:(seat + 1) * k]:
                 v[off["my_duplexes"] + dd] = 1
-        for _, _, kd in known_discards(s, seat):
-            v[off["known_discards"] + col[kd]] += 1
+        if s.discards:
+            for _, _, kd in known_discards(s, seat):
+                v[off["known_discards"] + col[kd]] += 1
         for _, q, dd in s.ddiscards:
             if q == seat:
                 v[off["my_discarded_duplexes"] + dd] = 1
     duplex_stage = stage >= 0 and not singles_round(g, stage)
-    D = len(g.components.duplexes)
+    D = T.D
+    todo = s.todo
+    side = s.side
     for p in range(n):
         r = rel[p]
-        for t in s.todo[2 * p:2 * p + 2]:
+        for t in todo[2 * p:2 * p + 2]:
             if t >= 0:
                 if duplex_stage:
                     v[off["to_place_duplexes"] + r * D + t] = 1
                 else:
                     v[off["to_place_tiles"] + r * K + col[t]] += 1
-        if s.side[p] in (0, 1):
-            v[off["side_done"] + 2 * r + s.side[p]] = 1
+        sd = side[p]
+        if sd == 0 or sd == 1:
+            v[off["side_done"] + 2 * r + sd] = 1
     # the cities, from the observer's side
-    order = T.cities_np[seat]
-    cells = np.asarray(s.cells, np.int64).reshape(g.n_cities, g.size)[order]
-    filled = cells != EMPTY
-    v[off["cities"] + T.square_base[filled] + T.col_np[cells[filled]]] = 1
+    size = g.size
+    cells = s.cells
+    block = T.city_block
+    o = off["cities"]
+    for i, c in enumerate(T.cities[seat]):
+        base = o + i * block
+        v[base:base + block] = _city_block(T, tuple(cells[c * size:(c + 1) * size]))
     bds = city_scores(s)
+    totals = [sum(bd.values()) for bd in bds]
     cats = T.cats
     nk = len(cats)
+    ob, oc = off["city_breakdown"], off["city_score"]
     for i, c in enumerate(T.cities[seat]):
         bd = bds[c]
-        total = 0
+        base = ob + i * nk
         for j, cat in enumerate(cats):
-            x = bd[cat]
-            v[off["city_breakdown"] + i * nk + j] = x
-            total += x
-        v[off["city_score"] + i] = total
-    sc = scores(s)
+            v[base + j] = bd[cat]
+        v[oc + i] = totals[c]
+    left, right = g.left, g.right
+    os_, ol = off["score"], off["lower_city"]
+    two = g.two_player
     for p in range(n):
         r = rel[p]
-        v[off["score"] + r] = sc[p]
-        if not g.two_player:
-            v[off["lower_city"] + 2 * r + (0 if lower_city(s, p) == g.left[p] else 1)] = 1
+        a, b = totals[left[p]], totals[right[p]]
+        if two:                                       # end.scores: the sum of the two cities (§7.1)
+            v[os_ + r] = a + b
+        else:                                         # end.scores / end.lower_city: the lower, left if equal (§5)
+            v[os_ + r] = b if b < a else a
+            v[ol + 2 * r + (1 if b < a else 0)] = 1
     if g.capitals:
-        nm = len(g.components.mats)
+        nm = T.nm
         for i, c in enumerate(T.cities[seat]):
             v[off["mats"] + i * nm + s.mats[c]] = 1
         nt = len(T.type_col)
-        for i, (a, b, tile) in enumerate(s.districts):
+        for a, b, tile in s.districts:
             v[off["districts"] + tile * nt + T.type_col[a]] = 1
             v[off["districts"] + tile * nt + T.type_col[b]] = 1
         if s.district_discard >= 0:
@@ -323,7 +371,7 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
     if over:
         for p in winners(s):
             v[off["winners"] + rel[p]] = 1
-    return v
+    return np.frombuffer(v, np.float32)
 
 
 __all__ = ["layout", "observation_tensor", "kinds", "category_bounds", "city_order", "city_squares"]
