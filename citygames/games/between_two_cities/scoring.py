@@ -637,8 +637,9 @@ def score_cities(cities: Sequence[Sequence[int]], geos: Sequence[Geometry], rule
     return out
 
 
-#: most entries of one of ``score_cities``' caches per layout (emptied when full)
-MEMO_SIZE = 100_000
+#: most entries of one of ``score_cities``' caches per layout (emptied when full): about 1 KB each (a city's
+#: cells and its breakdown); only the cities of the games being played are looked up again
+MEMO_SIZE = 10_000
 
 
 def _memo(geo: Geometry, key) -> dict:
