@@ -1,7 +1,8 @@
 """Thin bridges from the game contract to the libraries researchers train with.
 
 - ``citygames.adapters.pettingzoo``: PettingZoo AEC environments (``the_capitals_v0``,
-  ``seven_wonders_duel_v0``, ...).
+  ``seven_wonders_duel_v0``, ...) and Parallel environments (``parallel_env()``: every agent to
+  move acts in one step, as in Between Two Cities' secret choices).
 - ``citygames.adapters.gym``: a single-agent Gymnasium view (one seat learns, bots play the others).
 - ``citygames.adapters.openspiel``: every game registered with ``pyspiel`` as a Python game
   (``python_citygames_<game id>``).
