@@ -609,36 +609,42 @@ def score_cities(cities: Sequence[Sequence[int]], geos: Sequence[Geometry], rule
     """
     if len(cities) != len(geos):
         raise ValueError(f"{len(cities)} cities but {len(geos)} layouts")
-    cities = [tuple(c) for c in cities]
-    per = factory_multipliers([c.count(FACTORY) for c in cities], rules)
+    # what one city contributes, kept by its cells in its layout's memo (an action changes one city, so
+    # the others are found again): [its factories, {pair: largest district}, {(points per factory,
+    # district points): breakdown}] (a city's breakdown depends on the others only through those two)
+    civics = tuple(civics)
+    records = []
+    for c, g in zip(cities, geos):
+        c = tuple(c)
+        memo = _memo(g, ("city", rules, civics))
+        rec = memo.get(c)
+        if rec is None:
+            rec = memo[c] = [c.count(FACTORY), {}, {}, c]
+        records.append(rec)
+    per = factory_multipliers([rec[0] for rec in records], rules)
     districts = [0] * len(cities)
     for pair, tile in district_pairs:
         first, second = rules.districts[tile]
         sizes = []
-        for c, g in zip(cities, geos):
-            memo = _memo(g, ("district", pair))
-            size = memo.get(c)
+        for rec, g in zip(records, geos):
+            size = rec[1].get(pair)
             if size is None:
-                size = memo[c] = largest_district(c, g, pair)
+                size = rec[1][pair] = largest_district(rec[3], g, pair)
             sizes.append(size)
         for i, pts in enumerate(district_points(sizes, first, second)):
             districts[i] += pts
     out = []
-    civics = tuple(civics)
-    for i, (c, g) in enumerate(zip(cities, geos)):
-        # a city's breakdown depends on its cells and on the others only through these two numbers, so
-        # an action recomputes the one city it changed
-        memo = _memo(g, ("breakdown", rules, civics))
-        key = (c, per[i], districts[i])
-        bd = memo.get(key)
+    for i, (rec, g) in enumerate(zip(records, geos)):
+        key = (per[i], districts[i])
+        bd = rec[2].get(key)
         if bd is None:
-            bd = memo[key] = city_breakdown(c, g, rules, per[i], civics, districts[i])
+            bd = rec[2][key] = city_breakdown(rec[3], g, rules, per[i], civics, districts[i])
         out.append(dict(bd))
     return out
 
 
-#: most entries of one of ``score_cities``' caches per layout (emptied when full): about 1 KB each (a city's
-#: cells and its breakdown); only the cities of the games being played are looked up again
+#: most cities kept by ``score_cities`` per layout (emptied when full): about 1 KB each (a city's cells and
+#: its breakdowns); only the cities of the games being played are looked up again
 MEMO_SIZE = 10_000
 
 
