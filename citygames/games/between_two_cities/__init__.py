@@ -9,7 +9,8 @@ decisions), ``draft.py`` (setup, drawing, choosing, revealing, passing), ``place
 tiles and duplexes), ``geometry.py`` and ``scoring.py`` (the city layouts and their scoring),
 ``end.py`` (scores, ranking), ``observation.py`` (what a seat sees; ``resample``), ``render.py`` (log
 sentences, action texts, rules), ``board_text.py`` (the terminal board), ``evaluation.py`` (the greedy
-bot's evaluation), ``facts.py`` (per-component facts for studies), ``citytext.py`` (a city as text).
+bot's evaluation), ``facts.py`` (per-component facts for studies), ``citytext.py`` (a city as text),
+``position.py`` (positions as text, ``POSITION.md``), ``tensor.py`` (the observation tensor, ``TENSOR.md``).
 
 Rules: ``shared/reference/between_two_cities.md`` (cited §N) and
 ``shared/rulebooks/between_two_cities_capitals.hu.txt`` (HU-CAP).
