@@ -297,7 +297,7 @@ def test_index_and_golden_folder_agree():
 
 
 def test_every_indexed_game_has_a_golden_test():
-    tested = {"the_capitals", "seven_wonders_duel", "quadropolis"}  # tests/test_<game>_golden.py run golden_names(game)
+    tested = {"the_capitals", "seven_wonders_duel", "quadropolis", "between_two_cities"}  # tests/test_<game>_golden.py run golden_names(game)
     games = {args[0] for args in golden_specs().values()}
     assert games <= tested, "add a golden test module for " + ", ".join(sorted(games - tested))
     assert all(golden_names(g) for g in tested)

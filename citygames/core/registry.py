@@ -17,6 +17,7 @@ _BUILTIN = {
     "the_capitals": "citygames.games.the_capitals",
     "seven_wonders_duel": "citygames.games.seven_wonders_duel",
     "quadropolis": "citygames.games.quadropolis",
+    "between_two_cities": "citygames.games.between_two_cities",
 }
 _CACHE: dict[tuple, Game] = {}
 #: games with data overrides, most recently used last: a sweep over many variants must not keep
