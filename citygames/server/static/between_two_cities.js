@@ -157,6 +157,10 @@ function cityWindow(ctx, city) {
 
 function cityLabel(ctx, c) {
   const seats = ctx.obs.cities[c].seats;
+  if (seats.length === 1) {   // 2 players: each builds two cities alone
+    const pl = ctx.obs.players[seats[0]];
+    return `${ctx.names[seats[0]]} · ${pl && pl.left === c ? "left" : "right"} city`;
+  }
   return seats.map(p => ctx.names[p]).join(" – ");
 }
 
