@@ -298,6 +298,7 @@ def test_no_message_tells_another_seat_what_a_seat_chose(client):
             table = mgr.tables[tid]
             st = table.state
             chosen = chosen_seats(st) or []
+            before = table.seq   # (read before sending: the answer may come at once)
             if chosen and rng.random() < 0.3:
                 p = rng.choice(chosen)
                 send(ws[p], "withdraw", last[p]["seq"])
@@ -305,7 +306,6 @@ def test_no_message_tells_another_seat_what_a_seat_chose(client):
                 p = rng.choice(st.players_to_move())
                 legal = last[p]["legal"]
                 send(ws[p], "action", last[p]["seq"], rng.choice(legal)["id"])
-            before = table.seq
             last = {q: state_where(ws[q], lambda m: m["seq"] != before or m["terminal"]) for q in viewers}
             table = mgr.tables[tid]
             st = table.state
