@@ -188,12 +188,15 @@ def _seat_label(seat: int, who: dict[int, str], game: Game | None = None) -> str
     return f"{label} ({who[seat]})" if seat in who else label
 
 
-def _render(game: Game, state: State, seat: int | None) -> str:
+def _render(game: Game, state: State, seat: int | None, width: int | None = None) -> str:
     render = getattr(game, "render_text", None)
     if render is None:
         import json
         from rich.markup import escape
         return escape(json.dumps(state.observation(seat), indent=1))
+    import inspect
+    if width is not None and "width" in inspect.signature(render).parameters:
+        return render(state, seat, width=width)
     return render(state, seat)
 
 
@@ -329,7 +332,7 @@ def play(ctx, game_id, players, humans, bots, seed, save) -> None:
         _print_log(console, state.log_for(None, min(log_pos.values())))
     else:
         _print_log(console, state.log_for(None, spectator_pos), prefix="")
-    console.print(_render(game, state, None))
+    console.print(_render(game, state, None, console.width))
     _print_outcome(console, state, who)
     if save:
         _save(console, state, save)
@@ -348,7 +351,7 @@ def _human_turn(console, game: Game, state: State, player: int, who: dict[int, s
     """Show ``player``'s view, read a valid choice and apply it. ``click.Abort`` on EOF/Ctrl-C."""
     from rich.markup import escape
     console.rule(f"{_seat_label(player, {}, game)} to move" + (" (you)" if who.get(player) == "you" else ""))
-    console.print(_render(game, state, player))
+    console.print(_render(game, state, player, console.width))
     new = state.log_for(player, log_pos[player])
     if new:
         console.print("[bold]So far:[/bold]" if log_pos[player] == 0 else "[bold]Since your last move:[/bold]")
@@ -529,7 +532,7 @@ def replay_cmd(record_path, seat) -> None:
         else:
             console.print(e.text, markup=False)
     if seat is not None and not state.is_terminal():
-        console.print(_render(state.game, state, seat))
+        console.print(_render(state.game, state, seat, console.width))
         movers = ", ".join(_seat_label(s, {}, state.game) for s in state.players_to_move())
         console.print(f"The game is not over after {len(state.history)} actions; to move: {movers}.",
                       markup=False)

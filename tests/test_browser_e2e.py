@@ -28,11 +28,13 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--no-first-run"]
 ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "browser_e2e"
 TESTS_DIR = Path(__file__).resolve().parent
-# `citygames serve` with the toy games registered too: "toy" (2-4 seats) and "toy_duo" (exactly 2
-# seats, no num_players option, a flag, a number and a string choice, like 7 Wonders Duel)
+# `citygames serve` with the toy games registered too: "toy" (2-4 seats), "toy_duo" (exactly 2
+# seats, no num_players option, a flag, a number and a string choice, like 7 Wonders Duel) and
+# "toy_sim" (sealed bids: a simultaneous step every round)
 SERVE = ("import sys; sys.path.insert(0, {tests!r}); "
-         "from citygames.core import register_game; from toygame import ToyGame; "
+         "from citygames.core import register_game; from toygame import ToyGame; from simtoy import SealedBids; "
          "from test_server_api import DuoGame; register_game('toy', ToyGame); register_game('toy_duo', DuoGame); "
+         "register_game('toy_sim', SealedBids); "
          "from citygames.cli import main; main()")
 MAX_TURNS = 600          # decisions of seat 0 (a game takes about 70)
 STEP_TIMEOUT_MS = 20000  # waiting for the bots and the server after each click

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 GAME = "seven_wonders_duel"
 CATEGORIES = {"military", "blue", "green", "yellow", "purple", "wonders", "progress", "coins"}
 STATE_KEYS = {"type", "table_id", "game", "seq", "your_seat", "seats", "to_move", "observation", "legal", "log",
-              "log_from", "can_undo", "terminal", "result"}
+              "log_from", "can_undo", "terminal", "result", "step_seq", "chosen", "my_choice"}
 EVENT_KEYS = {"index", "kind", "player", "text", "data", "visible_to"}
 
 
@@ -268,6 +268,8 @@ def test_no_message_leaks_hidden_information(tmp_path):
         for m in msgs:
             assert m["type"] == "state", m
             assert set(m) <= STATE_KEYS
+            # a turn-based game: no simultaneous step, so no choices to count or show
+            assert m["chosen"] is None and m["my_choice"] is None and m["step_seq"] == m["seq"]
             text = json.dumps(m)
             assert str(seed) not in text and "seed" not in keys(m, set())
             leaked = keys(m, set()) & hidden_names

@@ -22,7 +22,7 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 SEED = 7_301_905_577_123_459   # long enough that it cannot appear by accident
 N = 3
 STATE_KEYS = {"type", "table_id", "game", "seq", "your_seat", "seats", "to_move", "observation", "legal", "log",
-              "log_from", "can_undo", "terminal", "result"}
+              "log_from", "can_undo", "terminal", "result", "step_seq", "chosen", "my_choice"}
 EVENT_KEYS = {"index", "kind", "player", "text", "data", "visible_to"}
 #: full-state field names that legitimately reappear in messages as other things: "log" (the
 #: message's event list), "player" (an event's seat)
@@ -134,6 +134,8 @@ def test_no_message_leaks_hidden_information(tmp_path, prosperity):
                 assert f'"{tiles[x].id}"' not in text, f"seq {m['seq']}: undealt {tiles[x].id} sent"
             # no full-state field name outside what the observation itself uses
             assert set(m) <= STATE_KEYS
+            # a turn-based game: no simultaneous step, so no choices to count or show
+            assert m["chosen"] is None and m["my_choice"] is None and m["step_seq"] == m["seq"]
             for e in m["log"]:
                 assert set(e) <= EVENT_KEYS
             leaked = (_keys(m, set()) & hidden_names) - SHARED_NAMES

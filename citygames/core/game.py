@@ -284,10 +284,16 @@ class Game:
             raise NotImplementedError(f"{self.info.id} has no evaluation")
         return fn(state, player)
 
-    def render_text(self, state: "State", seat: int | None) -> str:
-        """The board as text (rich markup allowed) for ``seat``; default: the observation as JSON."""
+    def render_text(self, state: "State", seat: int | None, width: int | None = None) -> str:
+        """The board as text (rich markup allowed) for ``seat``; default: the observation as JSON.
+
+        ``width``: the terminal's width in columns, for a game whose board lays itself out to fit
+        (its ``render_text`` part takes ``width``); ``None``: the game's own default width.
+        """
         fn = self.part("render_text")
         if fn is not None:
+            if width is not None and "width" in _parameters(fn):
+                return fn(state, seat, width=width)
             return fn(state, seat)
         import json
         return json.dumps(state.observation(seat), indent=1)
@@ -362,6 +368,18 @@ class Game:
 
 
 _PARTS_CACHE: dict = {}
+
+
+def _parameters(fn) -> tuple[str, ...]:
+    """The names of ``fn``'s parameters (cached per function)."""
+    names = _PARAMS_CACHE.get(fn)
+    if names is None:
+        import inspect
+        names = _PARAMS_CACHE[fn] = tuple(inspect.signature(fn).parameters)
+    return names
+
+
+_PARAMS_CACHE: dict = {}
 
 
 def _rebuild_game(game_id: str, options: dict) -> Game:

@@ -23,6 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 from citygames.bots import BOTS
 from citygames.core import GameOptionError, load_game, registered_games
 from citygames.core.data import DATA_OVERRIDES
+from citygames.core.errors import CitygamesError
 from citygames.core.registry import game_info
 from citygames.core.records import replay as replay_record
 
@@ -298,10 +299,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         m, data = await _stored(request, table_id)
         if data.status != "finished":
             raise ApiError(409, "the game is not finished: its record (with the seed) is hidden until the end")
-        actions = await m.db(m.repo.actions, table_id)
+        try:
+            actions = await m.finished_actions(data)
+        except CitygamesError as exc:
+            raise ApiError(409, f"the table's actions do not replay: {exc}") from None
         version = load_game(data.game, **data.options).info.version
         return {"game": data.game, "version": version, "options": data.options, "seed": data.seed,
-                "actions": [a for _, _, a in actions]}
+                "actions": list(actions)}
 
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str):

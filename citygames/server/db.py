@@ -4,13 +4,17 @@ Two tables (see ``PROTOCOL.md``, "Persistence"):
 
 - ``tables``: one row per game table (id, game, options, seed, seats with hashed tokens,
   status, seq, created/finished times, result);
-- ``actions``: one row per applied action (table_id, seq, seat, action, created).
+- ``actions``: one row per applied action (table_id, seq, seat, action, created). A seat's choice
+  in a simultaneous step is a row like any other: replaying the rows (each applied for its
+  ``seat``) restores the pending choices, and the record's ``[seat, id]`` pairs come from the
+  replayed state's history, so the schema is the same as before simultaneous steps existed.
 
 The repository's methods are blocking; the server calls them from a worker thread, never on the
 event loop. ``append_action`` inserts the action and advances ``tables.seq`` in one transaction,
 and refuses (``StaleWrite``) when the stored seq is not the expected one, so the database itself
 orders the actions of a table; ``append_actions`` does the same for actions of several tables in
-one transaction (group commit). SQLite runs in WAL mode; a ``postgresql://`` URL uses psycopg 3.
+one transaction (group commit); ``delete_action`` takes a choice of a simultaneous step back
+(not necessarily the last row). SQLite runs in WAL mode; a ``postgresql://`` URL uses psycopg 3.
 """
 
 from __future__ import annotations
@@ -257,6 +261,28 @@ class Repository:
             if res.rowcount != 1:
                 raise StaleWrite(f"table {table_id} is not open at seq {seq + 1}")
             conn.execute(delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.seq == seq))
+
+    def delete_action(self, table_id: str, index: int, seq: int) -> None:
+        """Change of a choice in a simultaneous step: delete the ``index``-th action of a table at
+        ``seq`` (``index < seq``; not necessarily the last one: the other seats may have chosen
+        since), renumber the actions after it one down and set the table back to ``seq - 1``, in
+        one transaction.
+
+        Raises:
+            StaleWrite: the table is not open at ``seq`` (nothing is changed).
+        """
+        with self.engine.begin() as conn:
+            res = conn.execute(update(TableRow).where(TableRow.id == table_id, TableRow.seq == seq,
+                                                      TableRow.status == "open").values(seq=seq - 1))
+            if res.rowcount != 1:
+                raise StaleWrite(f"table {table_id} is not open at seq {seq}")
+            conn.execute(delete(ActionRow).where(ActionRow.table_id == table_id, ActionRow.seq == index))
+            # two passes through negative numbers: shifting in place would collide with the primary key
+            # (table_id, seq) row by row on SQLite and PostgreSQL alike
+            conn.execute(update(ActionRow).where(ActionRow.table_id == table_id, ActionRow.seq > index)
+                         .values(seq=-ActionRow.seq - 1))
+            conn.execute(update(ActionRow).where(ActionRow.table_id == table_id, ActionRow.seq < 0)
+                         .values(seq=-ActionRow.seq - 2))
 
     def finish(self, table_id: str, result: dict) -> None:
         """Mark a table finished (used when a restored record turns out to be complete)."""

@@ -10,6 +10,14 @@ Messages go through a per-connection queue, so a slow client never holds up a ta
 Bots run outside the event loop (a thread pool by default, or processes): after each change the
 manager starts a task per bot seat to move; the task waits ``bot_delay`` seconds, asks the bot for
 an action on a clone of the state, and submits it with the seq it planned on.
+
+Simultaneous steps (DESIGN.md "Simultaneous steps"): every seat in ``players_to_move()`` may act;
+its action is applied with ``player=seat`` and stored as a row like any other. A submission is
+stale only when the step it was planned in is over, not when another seat chose or changed its
+choice meanwhile (``step_seq``). A seat changes its choice with ``withdraw`` (the engine's
+``withdraw(seat)`` and the deletion of that row). Each bot seat to move chooses in its own task on
+a clone from which the other seats' pending choices are taken back, so it neither sees them nor
+depends on their order. See PROTOCOL.md, "Simultaneous steps".
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
 from citygames.bots import make_bot
-from citygames.core import Action, Game, IllegalActionError, State, load_game
+from citygames.core import SIMULTANEOUS, Action, Game, IllegalActionError, State, load_game
 from citygames.core.errors import CitygamesError
 
 from .db import Repository, StaleWrite, TableData, iso
@@ -76,6 +84,45 @@ def _bot_seed(table_seed: int, table_id: str, seat: int, seq: int) -> int:
     """Per-decision bot seed: bots play the same after a restart and reveal nothing of the seed."""
     digest = hashlib.sha256(f"{table_seed}:{table_id}:{seat}:{seq}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
+
+
+def chosen_seats(state: State) -> list[int] | None:
+    """The seats that have chosen in the pending simultaneous step, ascending; ``None`` when no
+    simultaneous step is pending. (A game whose states do not tell pending choices apart,
+    without ``pending_choice``, reports nobody.)"""
+    if state.current_player() != SIMULTANEOUS:
+        return None
+    pending = getattr(state, "pending_choice", None)
+    if pending is None:
+        return []
+    return [p for p in range(state.game.num_players) if pending(p) is not None]
+
+
+def step_seq(state: State) -> int:
+    """The seq at which the pending step opened: the number of actions applied minus the choices
+    made so far in a pending simultaneous step (in a turn-based step: the number of actions)."""
+    chosen = chosen_seats(state)
+    return len(state.history) - (len(chosen) if chosen else 0)
+
+
+def apply_for(state: State, seat: int, action: int) -> None:
+    """Apply ``action`` of ``seat``: as that seat's choice in a simultaneous step, else as the
+    turn's action (exactly as tables were always replayed)."""
+    if state.current_player() == SIMULTANEOUS:
+        state.apply_action(action, player=seat)
+    else:
+        state.apply_action(action)
+
+
+def bot_view(state: State, seat: int) -> State:
+    """A clone of ``state`` for the bot of ``seat`` to choose on: in a simultaneous step the other
+    seats' pending choices are taken back, so the bot can neither read them nor depend on the order
+    in which the seats chose."""
+    view = state.clone()
+    for p in chosen_seats(view) or ():
+        if p != seat:
+            view.withdraw(p)
+    return view
 
 
 def _dumps(msg: dict) -> str:
@@ -216,15 +263,52 @@ class Table:
             return "spectators cannot undo"
         if st.is_terminal() or self.finished:
             return "undo refused: the game is over"
+        chosen = chosen_seats(st)
+        if chosen is not None:  # in a simultaneous step an undo changes the seat's own choice
+            return self.withdraw_refusal(seat, "undo")
         if seat not in st.players_to_move():
             return "undo refused: only the seat to move may undo, and it is not your turn"
         if not self.action_seats:
             return "undo refused: there is nothing to undo"
         if self.action_seats[-1] != seat:
             return "undo refused: the last action is not yours"
+        if isinstance(st.history[-1], (list, tuple)):
+            return "undo refused: the last action was a choice of a simultaneous step, revealed with the others"
         if self.game.reveals_hidden(st.log[self.log_marks[-1]:]):
             return "undo refused: the last action revealed hidden information or drew chance"
         return None
+
+    def withdraw_refusal(self, seat: int | None, what: str = "change") -> str | None:
+        """Why ``seat`` may not change (withdraw) its choice now, or ``None`` if it may: only a
+        seat that has chosen in the pending simultaneous step may (see PROTOCOL.md). ``what``
+        names the request in the message (``"change"``, or ``"undo"``, which is a change there)."""
+        st = self.state
+        if seat is None:
+            return "spectators cannot act"
+        if st.is_terminal() or self.finished:
+            return f"{what} refused: the game is over"
+        chosen = chosen_seats(st)
+        if chosen is None:
+            return f"{what} refused: no simultaneous step is pending (undo works within your own turn)"
+        if seat not in chosen:
+            return f"{what} refused: you have not chosen in this simultaneous step"
+        if getattr(st, "withdraw", None) is None:   # pragma: no cover - every simultaneous engine has it
+            return f"{what} refused: this game cannot take a choice back"
+        return None
+
+    def staleness(self, seq: int) -> str | None:
+        """Why an action or change planned at ``seq`` is stale, or ``None``. In a turn-based step
+        ``seq`` must be the table's; in a simultaneous step any seq of the same step is current
+        (``step_seq <= seq < step_seq + its seats``): the other seats' choices and changes do not
+        make a seat's submission stale, the end of the step does."""
+        st = self.state
+        chosen = chosen_seats(st)
+        if chosen is None:
+            ok = seq == self.seq
+        else:
+            start = self.seq - len(chosen)
+            ok = start <= seq < start + len(chosen) + len(st.players_to_move())
+        return None if ok else f"stale: the table has moved on to seq {self.seq}"
 
 
 def token_ok(data: TableData, seat: int, token: str) -> bool:
@@ -275,11 +359,24 @@ def rebuild(data: TableData, actions: list[tuple[int, int, int]]) -> Table:
             raise CitygamesError(f"table {data.id}: action {i} was made by seat {seat}, who was not to move")
         table.log_marks.append(len(state.log))
         try:
-            state.apply_action(action)
+            apply_for(state, seat, action)
         except CitygamesError as exc:
             raise CitygamesError(f"table {data.id}: action {i} ({action}) does not replay: {exc}") from None
         table.action_seats.append(seat)
     return table
+
+
+def record_actions(data: TableData, actions: list[tuple[int, int, int]]) -> list:
+    """The record's ``actions`` of a table from its stored rows: the action ids, and the
+    ``[seat, id]`` pairs of the choices made in simultaneous steps (found by replaying the rows;
+    a game without simultaneous steps needs no replay).
+
+    Raises:
+        CitygamesError: the rows do not replay.
+    """
+    if not load_game(data.game, **data.options).info.simultaneous_moves:
+        return [a for _, _, a in actions]
+    return rebuild(data, actions).state.record()["actions"]
 
 
 class TableManager:
@@ -308,6 +405,7 @@ class TableManager:
         self._load_lock = asyncio.Lock()
         self._closing = False
         self.commits = GroupCommit(self)
+        self._records: dict[str, list] = {}   # finished tables' record actions (they never change)
 
     # --- plumbing ----------------------------------------------------------------------------
     async def db(self, fn, *args, **kwargs):
@@ -375,6 +473,18 @@ class TableManager:
         if table.finished and not table.conns and not table.bot_tasks:
             self.tables.pop(table.id, None)
 
+    async def finished_actions(self, data: TableData) -> list:
+        """The record's ``actions`` of the finished table ``data`` (see ``record_actions``), kept
+        for the next request (a replay viewer asks once per step)."""
+        cached = self._records.get(data.id)
+        if cached is None:
+            rows = await self.db(self.repo.actions, data.id)
+            cached = await asyncio.get_running_loop().run_in_executor(None, record_actions, data, rows)
+            if len(self._records) >= 64:
+                self._records.pop(next(iter(self._records)))
+            self._records[data.id] = cached
+        return cached
+
     # --- creating ------------------------------------------------------------------------------
     async def create(self, game: Game, seats: list[dict], seed: int | None) -> tuple[Table, dict[int, str]]:
         """A new table for ``game`` with ``seats`` (``{kind, name, bot?}``); returns it and the
@@ -419,9 +529,15 @@ class TableManager:
         events = st.log
         log_items = [event_json(i, events[i]) for i in range(log_from, len(events)) if events[i].visible(seat)]
         terminal = st.is_terminal()
+        chosen = chosen_seats(st)
+        my_choice = None
+        if chosen is not None and seat in chosen:   # the seat's own pending choice, for it alone
+            a = st.pending_choice(seat)
+            my_choice = table.game.action_json(st, a) if a is not None else None
         msg = {
             "type": "state", "table_id": table.id, "game": table.data.game, "seq": table.seq,
-            "your_seat": seat, "seats": seats, "to_move": to_move,
+            "step_seq": table.seq - len(chosen) if chosen else table.seq,
+            "your_seat": seat, "seats": seats, "to_move": to_move, "chosen": chosen, "my_choice": my_choice,
             "observation": st.observation(seat), "legal": legal,
             "log": log_items, "log_from": log_from,
             "can_undo": seat is not None and table.undo_refusal(seat) is None,
@@ -482,8 +598,8 @@ class TableManager:
         if kind == "ping":
             conn.put(_dumps({"type": "pong", "seq": table.seq}))
             return
-        if kind not in ("action", "undo"):
-            conn.error(f"unknown message type {kind[:40]!r} (expected action, undo or ping)", table.seq)
+        if kind not in ("action", "undo", "withdraw"):
+            conn.error(f"unknown message type {kind[:40]!r} (expected action, undo, withdraw or ping)", table.seq)
             return
         if conn.seat is None:
             conn.error("spectators cannot act", table.seq)
@@ -494,6 +610,8 @@ class TableManager:
             return
         if kind == "undo":
             err = await self.undo(table, conn.seat, seq)
+        elif kind == "withdraw":
+            err = await self.withdraw(table, conn.seat, seq)
         else:
             action = msg.get("action")
             if not _is_int(action):
@@ -507,17 +625,20 @@ class TableManager:
     def _turn_refusal(self, table: Table, seat: int, seq: int) -> str | None:
         if table.finished or table.state.is_terminal():
             return "the game is over"
-        if seq != table.seq:
-            return f"stale: the table has moved on to seq {table.seq}"
+        stale = table.staleness(seq)
+        if stale:
+            return stale
         to_move = table.state.players_to_move()
         if seat not in to_move:
+            if seat in (chosen_seats(table.state) or ()):
+                return "you have chosen already in this step: withdraw your choice to change it"
             who = ", ".join(str(s) for s in to_move)
             return f"not your turn: seat {who} is to move"
         return None
 
     async def submit(self, table: Table, seat: int, seq: int, action: int) -> str | None:
-        """Apply ``action`` for ``seat`` if ``seq`` is current; persist, then broadcast.
-        Returns ``None``, or the message explaining the refusal.
+        """Apply ``action`` for ``seat`` if ``seq`` is current (in a simultaneous step: of the same
+        step); persist, then broadcast. Returns ``None``, or the message explaining the refusal.
 
         The work runs in its own task (shielded): a cancelled caller cannot leave an action stored
         in the database but missing from the table in memory."""
@@ -530,8 +651,9 @@ class TableManager:
                 return err
             new = table.state.clone()
             mark = len(new.log)
+            at = table.seq
             try:
-                new.apply_action(action)
+                apply_for(new, seat, action)
             except IllegalActionError as exc:
                 a = exc.action
                 if isinstance(a, Action):
@@ -539,12 +661,12 @@ class TableManager:
                 return str(exc)
             result = result_of(new) if new.is_terminal() else None
             try:
-                await self.commits.append((table.id, seq, seat, int(action), result))
+                await self.commits.append((table.id, at, seat, int(action), result))
             except StaleWrite as exc:
                 log.error("table %s: %s", table.id, exc)
                 return f"stale: the action could not be stored ({exc})"
             except Exception:
-                log.exception("table %s: storing action %d failed", table.id, seq)
+                log.exception("table %s: storing action %d failed", table.id, at)
                 return "server error: the action could not be stored; try again"
             table.state = new
             table.action_seats.append(seat)
@@ -563,6 +685,8 @@ class TableManager:
 
     async def _undo(self, table: Table, seat: int, seq: int) -> str | None:
         async with table.lock:
+            if chosen_seats(table.state) is not None:   # in a simultaneous step, undo = change
+                return await self._withdraw_locked(table, seat, seq, "undo")
             err = table.undo_refusal(seat)
             if seq != table.seq and not table.state.is_terminal():
                 err = f"stale: the table has moved on to seq {table.seq}"
@@ -585,6 +709,36 @@ class TableManager:
             table.data.seq = table.seq
             self.broadcast(table)
         self.schedule_bots(table)
+        return None
+
+    async def withdraw(self, table: Table, seat: int, seq: int) -> str | None:
+        """Take back ``seat``'s choice in the pending simultaneous step ("change my choice"; see
+        PROTOCOL.md, "Simultaneous steps"); ``None`` or the refusal."""
+        return await asyncio.shield(self._withdraw(table, seat, seq))
+
+    async def _withdraw(self, table: Table, seat: int, seq: int) -> str | None:
+        async with table.lock:
+            return await self._withdraw_locked(table, seat, seq, "change")
+
+    async def _withdraw_locked(self, table: Table, seat: int, seq: int, what: str) -> str | None:
+        err = table.withdraw_refusal(seat, what) or table.staleness(seq)
+        if err:
+            return err
+        st = table.state
+        entry = [seat, st.pending_choice(seat).id]
+        index = max(i for i, e in enumerate(st.history) if isinstance(e, (list, tuple)) and list(e) == entry)
+        new = st.clone()
+        new.withdraw(seat)
+        try:
+            await self.db(self.repo.delete_action, table.id, index, table.seq)
+        except Exception:
+            log.exception("table %s: withdrawing action %d failed", table.id, index)
+            return f"server error: the {what} could not be stored; try again"
+        table.state = new
+        del table.action_seats[index]
+        del table.log_marks[index]
+        table.data.seq = table.seq
+        self.broadcast(table)
         return None
 
     def _mark_finished(self, table: Table, result: dict) -> None:
@@ -621,13 +775,17 @@ class TableManager:
                 if table.finished or seat not in st.players_to_move():
                     return
                 seq = table.seq
-                seed = _bot_seed(table.data.seed, table.id, seat, seq)
+                # seeded from the seq the step opened at: in a simultaneous step the same whatever
+                # the order of the other seats' choices (and after a restart)
+                seed = _bot_seed(table.data.seed, table.id, seat, step_seq(st))
+                view = bot_view(st, seat)
                 try:
-                    action = await loop.run_in_executor(self.bot_pool, bot_move, name, seed, st.clone(), seat)
+                    action = await loop.run_in_executor(self.bot_pool, bot_move, name, seed, view, seat)
                 except Exception:
                     log.exception("table %s: bot %s (seat %d) failed; playing a random legal action", table.id,
                                   name, seat)
-                    action = await loop.run_in_executor(self.bot_pool, bot_move, "random", seed, st.clone(), seat)
+                    action = await loop.run_in_executor(self.bot_pool, bot_move, "random", seed, bot_view(st, seat),
+                                                        seat)
                 err = await self.submit(table, seat, seq, action)
                 if err is not None and not err.startswith("stale"):
                     log.error("table %s: bot %s (seat %d) action refused: %s", table.id, name, seat, err)

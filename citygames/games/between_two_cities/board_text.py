@@ -165,8 +165,10 @@ def _mine(obs: dict, game, width: int) -> list[str]:
     return out
 
 
-def _crop(city: dict, legal: set[int]) -> tuple[int, int, int, int]:
-    """Rows and columns to draw: the tiles' (and mat's) frame and the legal squares, one square around."""
+def _crop(city: dict, legal: set[int], side: int, over: bool) -> tuple[int, int, int, int]:
+    """Rows and columns to draw: the tiles (and mat) and the legal squares, with one square around in
+    a direction the city may still grow (its span is below ``side``, the final square's side), none
+    once the game is over."""
     W = city["width"]
     cells = [x for x, k in enumerate(city["cells"]) if k] + list(legal)
     if not cells:
@@ -174,7 +176,10 @@ def _crop(city: dict, legal: set[int]) -> tuple[int, int, int, int]:
         return max(0, mid - 1), min(W - 1, mid + 1), max(0, mid - 1), min(W - 1, mid + 1)
     rows = [x // W for x in cells]
     cols = [x % W for x in cells]
-    return max(0, min(rows) - 1), min(W - 1, max(rows) + 1), max(0, min(cols) - 1), min(W - 1, max(cols) + 1)
+    r0, r1, c0, c1 = min(rows), max(rows), min(cols), max(cols)
+    mr = 0 if over or r1 - r0 + 1 >= side else 1
+    mc = 0 if over or c1 - c0 + 1 >= side else 1
+    return max(0, r0 - mr), min(W - 1, r1 + mr), max(0, c0 - mc), min(W - 1, c1 + mc)
 
 
 def _city_block(obs: dict, game, c: int) -> list[str]:
@@ -198,7 +203,7 @@ def _city_block(obs: dict, game, c: int) -> list[str]:
                     step = 1 if dups[int(d)].horizontal else W
                     extra.update(x + step for x in cells)
         legal |= extra
-    r0, r1, c0, c1 = _crop(city, legal)
+    r0, r1, c0, c1 = _crop(city, legal, 5 if obs["capitals"] else 4, obs["result"] is not None)
     cw = CELL + 1 if obs["capitals"] else CELL
     out = [_city_label(obs, c) + f" {_m(str(city['score']), 'bold')}"]
     if city["mat"]:

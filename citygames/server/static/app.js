@@ -233,16 +233,79 @@ function fmtSigned(v) { return v > 0 ? `+${v}` : `${v ?? 0}`; }
 
 // ---- action buttons -------------------------------------------------------------------------
 
-/** Buttons for the legal actions that have no place on the board; each calls onAction(id). */
+/**
+ * Buttons for the legal actions that have no place on the board; each calls onAction(id).
+ * The same buttons (same actions, same state) are left in place rather than drawn again: a state
+ * message that changes nothing for them (another seat choosing in a simultaneous step, a seat
+ * connecting) must not swallow a click under way (press and release on two different buttons).
+ */
 export function actionButtons(container, actions, onAction, { disabled = false } = {}) {
+  const key = JSON.stringify([disabled, actions.map(a => [a.id, a.kind, a.text])]);
+  if (container.dataset.key === key && container.childElementCount === actions.length) {
+    container._onAction = onAction;
+    for (const b of container.children) b.disabled = disabled;   // (the page may have disabled them meanwhile)
+    return;
+  }
+  container.dataset.key = key;
+  container._onAction = onAction;
   container.textContent = "";
   actions.forEach((a, i) => {
     const b = h("button", {
       class: "act", "data-action": a.id, "data-kind": a.kind, disabled,
-      title: a.text, onclick: () => onAction(a.id, a),
+      title: a.text, onclick: () => container._onAction(a.id, a),
     }, i < 9 ? h("span", { class: "k" }, `${i + 1}`) : null, a.text || a.kind);
     container.appendChild(b);
   });
+}
+
+// ---- simultaneous steps ---------------------------------------------------------------------
+
+/**
+ * Where a simultaneous step stands for the viewer of a `state` message (PROTOCOL.md,
+ * "Simultaneous steps"), or null outside one (`msg.chosen` is null):
+ * {chosen: seats that have chosen, waiting: seats still to choose, n, m ("n of m have chosen"),
+ *  mine: the viewer is still to choose, chose: the viewer has chosen, myChoice: its own choice
+ *  (an action as in `legal`) or null}. Only counts and names: what the others chose never
+ *  reaches the page.
+ */
+export function simultaneousStep(msg) {
+  if (!msg || msg.chosen === null || msg.chosen === undefined) return null;
+  const chosen = msg.chosen || [];
+  const waiting = msg.to_move || [];
+  const seat = msg.your_seat;
+  const seated = seat !== null && seat !== undefined;
+  return {
+    chosen, waiting, n: chosen.length, m: chosen.length + waiting.length,
+    mine: seated && waiting.includes(seat), chose: seated && chosen.includes(seat),
+    myChoice: msg.my_choice || null,
+  };
+}
+
+/**
+ * The turn card's part for a simultaneous step: "N of M have chosen", who has (✓) and who is
+ * still choosing, by name; for a seat that has chosen "You chose X" and a Change button calling
+ * `onChange()` (null: no button, e.g. while an answer is awaited).
+ */
+export function simultaneousNode(step, names, colors, onChange, { busy = false } = {}) {
+  const who = (p, done) => h("span", { class: `chooser ${done ? "done" : "waiting"}`, "data-seat": p },
+    swatch(colors[p]), ` ${names[p] ?? `Seat ${p}`}`, done ? " ✓" : "");
+  const count = h("div", { class: "sim-count", id: "sim-count" },
+    h("b", null, `${step.n} of ${step.m}`), ` ${step.n === 1 ? "has" : "have"} chosen`);
+  const people = h("div", { class: "sim-who" },
+    ...step.chosen.map(p => who(p, true)), ...step.waiting.map(p => who(p, false)));
+  const parts = [count, people];
+  if (step.chose) {
+    const text = step.myChoice ? step.myChoice.text || step.myChoice.kind : "your choice";
+    parts.push(h("div", { class: "sim-mine", id: "my-choice", "data-action": step.myChoice ? step.myChoice.id : null },
+      h("span", null, "You chose ", h("b", null, text)),
+      onChange ? h("button", { class: "small", id: "change-choice", disabled: busy, onclick: onChange,
+        title: "Take your choice back and choose again (until everybody has chosen)" }, "Change") : null));
+    parts.push(h("div", { class: "hint" }, "The others cannot see it. It is revealed when everybody has chosen."));
+  } else if (step.mine) {
+    parts.push(h("div", { class: "hint" },
+      "Everybody chooses at the same time; nobody sees your choice until all have chosen, and you may change it until then."));
+  }
+  return h("div", { class: "sim" }, ...parts);
 }
 
 // ---- score sheet ----------------------------------------------------------------------------

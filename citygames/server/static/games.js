@@ -35,6 +35,9 @@
 //              recent:   any       what your `recent(log)` returned for the visible log
 //                                  (undefined if you do not export `recent`)
 //              log:      Array     the visible log entries so far [{index, kind, player, text, data}]
+//              myChoice: object | null  in a simultaneous step, the viewer's own pending choice
+//                                  (an action as in `legal`, the state message's `my_choice`);
+//                                  null otherwise (and always in the replay)
 //              replay:   boolean   true in the replay viewer
 //            }
 //
@@ -71,6 +74,7 @@ const VIEWS = {
   the_capitals: () => import("./capitals.js"),
   seven_wonders_duel: () => import("./seven_wonders_duel.js"),
   quadropolis: () => import("./quadropolis.js"),
+  between_two_cities: () => import("./between_two_cities.js"),
 };
 
 /** Seat colours for games without their own. */

@@ -823,7 +823,7 @@ export function render(svg, obs, comps, legal, ui = {}) {
     });
   }
   hideTip();
-  if (typeof document !== "undefined" && document.body) document.body.classList.add("qp-page");
+  if (typeof document !== "undefined" && document.body) document.body.classList.add("phone-page");
   legal = legal || [];
   while (svg.firstChild) svg.removeChild(svg.firstChild);
   svg.classList.add("qp-board");
