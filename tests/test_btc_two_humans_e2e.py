@@ -13,6 +13,9 @@ two friends would:
   receives, say nothing of the pending choice (the messages it gets while Ann's first and her
   changed choice are pending are the same), and the reveal, once everybody has chosen, carries the
   changed choice;
+- once (the third step) Bob presses "Choose these two" and Ann's choice reaches his page before he
+  lets go: his click still counts (a state message used to redraw the board under the press and
+  swallow it);
 - the tiles (and duplexes) are then placed turn by turn in seat order, each human on a
   highlighted square of its own page (sometimes after selecting its other tile first), and every
   placement appears on both pages.
@@ -49,6 +52,7 @@ SEED = 23
 NAMES = ("Ann", "Bob")
 MAX_DECISIONS = 120      # 2 humans x (7 simultaneous steps + 14 placements), and the bot's turns
 CHANGES = {0: 0, 3: 1}   # simultaneous step -> the seat that changes its choice in it
+PRESS_STEP = 2           # Bob presses "Choose these two" and Ann's choice reaches his page before he lets go
 
 # where a page stands: the last state message it drew
 STAND = ("() => { const m = window.citygames.last; const b = document.body.dataset;"
@@ -216,6 +220,9 @@ def test_two_humans_play_between_two_cities(server):
                     if k == 0:
                         ann.screenshot(path=str(ARTIFACTS / "01-ann-to-choose.png"))
                         bob.screenshot(path=str(ARTIFACTS / "02-bob-phone-to-choose.png"), full_page=True)
+                    if k == PRESS_STEP:
+                        choices.update(_choose_while_pressing(ann, bob, frames[1], k))
+                        order = ()
                     for turn, seat in enumerate(order):
                         me, other = pages[seat], pages[1 - seat]
                         hand = me.evaluate("window.citygames.last.observation.hand")
@@ -358,6 +365,33 @@ def test_two_humans_play_between_two_cities(server):
             browser.close()
     assert not errors, "\n".join(errors)
     _check_frames(frames)
+
+
+def _choose_while_pressing(ann, bob, bob_frames: list, k: int) -> dict:
+    """Bob selects two tiles and presses "Choose these two"; before he lets go, Ann chooses and her
+    choice reaches his page (a state message). His click must still count: his choice closes the
+    step. Returns {seat: the action id chosen}."""
+    assert ann.evaluate("window.citygames.last.observation.phase") == "choose"
+    confirm = _select(bob, (k % 2, 2))
+    aid = int(confirm.get_attribute("data-action"))
+    confirm.scroll_into_view_if_needed()
+    box = confirm.bounding_box()
+    bob.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    seen = len(bob_frames)
+    bob.mouse.down()
+    mine = _choose(ann, ((k + 1) % 2, 2))
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while not any(m["chosen"] == [0, 2] for m in bob_frames[seen:]):
+        assert time.monotonic() < deadline, "Ann's choice never reached Bob's page"
+        bob.wait_for_timeout(20)
+    bob.wait_for_timeout(50)   # (the page has had the message)
+    bob.mouse.up()
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+    try:
+        _wait(bob, "() => document.body.dataset.simultaneous === 'false'")
+    except PlaywrightTimeout:
+        pytest.fail("Bob's click on “Choose these two” was lost: Ann's choice redrew his board under his press")
+    return {0: mine, 1: aid}
 
 
 def _check_secret(page, name: str, seat: int, choice: dict, log_at: int) -> None:
