@@ -230,6 +230,8 @@ def test_two_humans_play_between_two_cities(server):
                     logs = [p.locator("#log .entry").count() for p in pages]
                     order = (0, 1) if k % 2 == 0 else (1, 0)
                     choices: dict[int, int] = {}
+                    changed = None   # (seat, its changed choice) when a human changed its choice
+                    seen = [len(f) for f in frames]
                     if k == 0:
                         ann.screenshot(path=str(ARTIFACTS / "01-ann-to-choose.png"))
                         bob.screenshot(path=str(ARTIFACTS / "02-bob-phone-to-choose.png"), full_page=True)
@@ -288,11 +290,15 @@ def test_two_humans_play_between_two_cities(server):
                             if seat == 1:
                                 bob.screenshot(path=str(ARTIFACTS / "05-bob-phone-changed-discard.png"), full_page=True)
                                 ann.screenshot(path=str(ARTIFACTS / "06-ann-bob-chose.png"))
+                            changed = (seat, again)
                     # the step resolves on both pages: the choices are revealed together
                     for p, n in zip(pages, reveals):
                         _wait(p, "([s, n]) => window.citygames.last.step_seq !== s"
                                  " && document.querySelectorAll('#log .entry.btc-reveal').length > n", [step0, n])
                         assert p.get_attribute("body", "data-simultaneous") == "false"
+                    if changed:   # the reveal, on both pages, carries the changed choice
+                        for p, f, n in zip(pages, frames, seen):
+                            _check_reveal(p, f, n, *changed)
                     final_choices.append(choices)
                     for seat in (0, 1):
                         (chose if phase == "choose" else discarded)[seat] += 1
@@ -423,6 +429,23 @@ def _check_secret(page, name: str, seat: int, choice: dict, log_at: int) -> None
                          ".join('\\n')", log_at)
     assert "You chose" not in seen
     assert _choice_words(choice) not in seen, choice["text"]
+
+
+def _check_reveal(page, frames: list, start: int, seat: int, choice: dict) -> None:
+    """The reveal among the state messages ``page`` received from ``frames[start]`` on shows
+    ``choice`` as ``seat``'s: its two tiles, or the two duplexes it kept (not the one it discarded)."""
+    kinds = ("between_two_cities.reveal", "between_two_cities.reveal_duplexes")
+    for _ in range(100):   # (the page has drawn it: its message is here or about to be)
+        events = [e for m in frames[start:] for e in m["log"] if e["kind"] in kinds]
+        if events:
+            break
+        page.wait_for_timeout(20)
+    assert len(events) == 1, events
+    data = events[0]["data"]
+    if choice["kind"] == "choose":
+        assert sorted(data["chosen"][seat]) == sorted(choice["kinds"]), (data, choice)
+    else:
+        assert choice["duplex"] not in data["kept"][seat] and len(data["kept"][seat]) == 2, (data, choice)
 
 
 def _check_frames(frames) -> None:
