@@ -16,6 +16,9 @@ two friends would:
 - once (the third step) Bob presses "Choose these two" and Ann's choice reaches his page before he
   lets go: his click still counts (a state message used to redraw the board under the press and
   swallow it);
+- once (the fifth step) Ann presses "Change" and Bob's choice closes the step before she lets go:
+  her change is refused as stale (the step is over), her page says so, her first choice is
+  revealed;
 - the tiles (and duplexes) are then placed turn by turn in seat order, each human on a
   highlighted square of its own page (sometimes after selecting its other tile first), and every
   placement appears on both pages.
@@ -52,6 +55,7 @@ SEED = 23
 NAMES = ("Ann", "Bob")
 MAX_DECISIONS = 120      # 2 humans x (7 simultaneous steps + 14 placements), and the bot's turns
 CHANGES = {0: 0, 3: 1}   # simultaneous step -> the seat that changes its choice in it
+LATE_STEP = 4            # Ann presses "Change" and Bob's choice closes the step before she lets go
 PRESS_STEP = 2           # Bob presses "Choose these two" and Ann's choice reaches his page before he lets go
 
 # where a page stands: the last state message it drew
@@ -110,6 +114,21 @@ def _choose(page, pair: tuple[int, int]) -> int:
     confirm = _select(page, pair)
     aid = int(confirm.get_attribute("data-action"))
     confirm.click()
+    return aid
+
+
+def _choose_on(page, k: int, seat: int, phase: str, first: bool) -> int:
+    """``seat``'s choice in simultaneous step ``k`` on its ``page``: two tiles of its hand, or a
+    duplex to discard; ``first=False``: another one (a change of mind). Returns the action id."""
+    if phase == "choose":
+        hand = page.evaluate("window.citygames.last.observation.hand")
+        pair = ((k + seat) % 2, 2 + k % (len(hand) - 2))
+        return _choose(page, pair if first else _other_pair(hand, pair))
+    assert phase == "discard"
+    slots = page.locator("#board .btc-dslot.legal")
+    slot = slots.nth(0 if first else slots.count() - 1)
+    aid = int(slot.get_attribute("data-action"))
+    slot.click()
     return aid
 
 
@@ -230,7 +249,7 @@ def test_two_humans_play_between_two_cities(server):
                     logs = [p.locator("#log .entry").count() for p in pages]
                     order = (0, 1) if k % 2 == 0 else (1, 0)
                     choices: dict[int, int] = {}
-                    changed = None   # (seat, its changed choice) when a human changed its choice
+                    changed = None   # (seat, the choice the reveal must show) when a human tried a change
                     seen = [len(f) for f in frames]
                     if k == 0:
                         ann.screenshot(path=str(ARTIFACTS / "01-ann-to-choose.png"))
@@ -240,21 +259,7 @@ def test_two_humans_play_between_two_cities(server):
                         order = ()
                     for turn, seat in enumerate(order):
                         me, other = pages[seat], pages[1 - seat]
-                        hand = me.evaluate("window.citygames.last.observation.hand")
-                        pair = ((k + seat) % 2, 2 + k % (len(hand or [0, 0, 0]) - 2))
-
-                        def choose_now(first: bool) -> int:
-                            """Choose on the board of ``me``; returns the action id clicked."""
-                            if phase == "choose":
-                                return _choose(me, pair if first else _other_pair(hand, pair))
-                            assert phase == "discard"
-                            slots = me.locator("#board .btc-dslot.legal")
-                            slot = slots.nth(0 if first else slots.count() - 1)
-                            aid = int(slot.get_attribute("data-action"))
-                            slot.click()
-                            return aid
-
-                        choices[seat] = choose_now(True)
+                        choices[seat] = _choose_on(me, k, seat, phase, True)
                         if turn == 1:   # the last to choose closes the step
                             break
                         _wait(me, "() => document.body.dataset.myChoice !== ''")
@@ -279,7 +284,7 @@ def test_two_humans_play_between_two_cities(server):
                             assert me.locator("#change-choice").count() == 0
                             assert other.locator(f'#turn-sim .chooser.waiting[data-seat="{seat}"]').count() == 1
                             withdrawn.append((k, seat, mine["id"]))
-                            choices[seat] = choose_now(False)
+                            choices[seat] = _choose_on(me, k, seat, phase, False)
                             _wait(me, "() => document.body.dataset.myChoice !== ''")
                             again = me.evaluate("window.citygames.last.my_choice")
                             assert again["id"] == choices[seat] != mine["id"], (mine, again)
@@ -291,12 +296,16 @@ def test_two_humans_play_between_two_cities(server):
                                 bob.screenshot(path=str(ARTIFACTS / "05-bob-phone-changed-discard.png"), full_page=True)
                                 ann.screenshot(path=str(ARTIFACTS / "06-ann-bob-chose.png"))
                             changed = (seat, again)
+                        if k == LATE_STEP:   # Ann changes her mind as Bob closes the step: too late
+                            choices[1 - seat] = _change_too_late(me, other, frames[seat], k, 1 - seat)
+                            changed = (seat, mine)   # her first choice stands, and is revealed
+                            break
                     # the step resolves on both pages: the choices are revealed together
                     for p, n in zip(pages, reveals):
                         _wait(p, "([s, n]) => window.citygames.last.step_seq !== s"
                                  " && document.querySelectorAll('#log .entry.btc-reveal').length > n", [step0, n])
                         assert p.get_attribute("body", "data-simultaneous") == "false"
-                    if changed:   # the reveal, on both pages, carries the changed choice
+                    if changed:   # the reveal, on both pages, carries the choice that stood
                         for p, f, n in zip(pages, frames, seen):
                             _check_reveal(p, f, n, *changed)
                     final_choices.append(choices)
@@ -411,6 +420,32 @@ def _choose_while_pressing(ann, bob, bob_frames: list, k: int) -> dict:
     except PlaywrightTimeout:
         pytest.fail("Bob's click on “Choose these two” was lost: Ann's choice redrew his board under his press")
     return {0: mine, 1: aid}
+
+
+def _change_too_late(me, other, my_frames: list, k: int, other_seat: int) -> int:
+    """``me`` (Ann, who has chosen) presses "Change"; before she lets go, the other human chooses
+    and closes the step. Her change comes too late: the server refuses it as stale (the step it
+    was meant for is over), her page says so, and her first choice stands. Returns the other's
+    action id."""
+    change = me.locator("#change-choice")
+    change.scroll_into_view_if_needed()
+    box = change.bounding_box()
+    me.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    seen = len(my_frames)
+    me.mouse.down()
+    aid = _choose_on(other, k, other_seat, "choose", True)
+    deadline = time.monotonic() + TIMEOUT_MS / 1000
+    while not any(m["chosen"] is None for m in my_frames[seen:]):
+        assert time.monotonic() < deadline, "the end of the step never reached Ann's page"
+        me.wait_for_timeout(20)
+    me.wait_for_timeout(50)
+    me.mouse.up()
+    toast = me.locator("#toasts .toast.error").last
+    toast.wait_for()
+    assert toast.inner_text().startswith("stale: the table has moved on"), toast.inner_text()
+    _wait(me, "() => document.body.dataset.simultaneous === 'false'")
+    assert me.locator("#change-choice").count() == 0
+    return aid
 
 
 def _check_secret(page, name: str, seat: int, choice: dict, log_at: int) -> None:
