@@ -259,6 +259,8 @@ def test_stale_is_per_seat_in_a_simultaneous_step(client):
         assert next_error(ws[1])["message"] == "stale: the table has moved on to seq 3"
         send(ws[0], "action", 2, KEEP)
         assert next_error(ws[0])["message"] == "stale: the table has moved on to seq 3"
+        send(ws[1], "withdraw", 2)                 # a change of a choice already revealed: late too
+        assert next_error(ws[1])["message"] == "stale: the table has moved on to seq 3"
         send(ws[0], "action", 3, KEEP)             # a turn-based step: the exact seq
         st = {p: state_where(ws[p], lambda m: m["seq"] == 4) for p in ws}
         assert st[0]["to_move"] == [0, 1, 2] and st[0]["step_seq"] == 4

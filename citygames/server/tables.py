@@ -721,7 +721,9 @@ class TableManager:
             return await self._withdraw_locked(table, seat, seq, "change")
 
     async def _withdraw_locked(self, table: Table, seat: int, seq: int, what: str) -> str | None:
-        err = table.withdraw_refusal(seat, what) or table.staleness(seq)
+        # stale first, as for an action: a change meant for a step that has resolved meanwhile (the
+        # last seat chose while it was on its way) is late, not a request outside any step
+        err = table.staleness(seq) or table.withdraw_refusal(seat, what)
         if err:
             return err
         st = table.state

@@ -295,7 +295,8 @@ export function simultaneousNode(step, names, colors, onChange, { busy = false }
     ...step.chosen.map(p => who(p, true)), ...step.waiting.map(p => who(p, false)));
   const parts = [count, people];
   if (step.chose) {
-    const text = step.myChoice ? step.myChoice.text || step.myChoice.kind : "your choice";
+    // ("You chose factory + office", not "You chose choose factory + office")
+    const text = step.myChoice ? (step.myChoice.text || step.myChoice.kind).replace(/^choose\s+/i, "") : "your choice";
     parts.push(h("div", { class: "sim-mine", id: "my-choice", "data-action": step.myChoice ? step.myChoice.id : null },
       h("span", null, "You chose ", h("b", null, text)),
       onChange ? h("button", { class: "small", id: "change-choice", disabled: busy, onclick: onChange,
