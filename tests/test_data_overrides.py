@@ -247,7 +247,7 @@ def test_cli_rules_with_set(run):
     assert result.exit_code == 0, result.output
     assert "prosperity = True" in result.output
     assert "Data overrides in effect (1)" in result.output
-    assert "tiles.yaml:[hotel].cubes = 3  [overridden] file value 1, assumed" in result.output
+    assert "tiles.yaml:[hotel].cubes = 3 [overridden] file value 1, assumed" in result.output
 
 
 @pytest.mark.parametrize("args, message", [

@@ -29,7 +29,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
 import yaml
 
@@ -138,6 +138,17 @@ def override_lines(assumptions: Iterable[Assumption], indent: str = "  ") -> lis
     """One line per overridden value, ``tiles.yaml:[hotel].cubes = 3 (file value 1, assumed: ...)``,
     for the rules summaries (``describe_rules``)."""
     return [f"{indent}{a.file}:{a.path} = {a.value!r} ({a.source})" for a in assumptions if a.status == OVERRIDDEN]
+
+
+def assumption_lines(assumptions: Sequence[Assumption], indent: str = "  ") -> list[str]:
+    """The list ``citygames rules GAME --assumptions`` prints: a heading with the count, then one line
+    per value no source confirms, ``tiles.yaml:[hotel].cubes = 1 [assumed] <source>`` (a list longer
+    than 100 characters is shown by its size)."""
+    def short(value) -> str:
+        text = repr(value)
+        return f"<a list of {len(value)} entries>" if isinstance(value, list) and len(text) > 100 else text
+    return ([f"Values no source confirms ({len(assumptions)}), with their status and source:"]
+            + [f"{indent}{a.file}:{a.path} = {short(a.value)} [{a.status}] {a.source}" for a in assumptions])
 
 
 # --- data keys and overrides ------------------------------------------------------------------

@@ -6,7 +6,7 @@ imported (the package ``__init__`` does it).
 
 from __future__ import annotations
 
-from citygames.core.data import override_lines
+from citygames.core.data import assumption_lines, override_lines
 from citygames.core.events import register_renderer
 
 from .components import MAX_CELLS, Components, components
@@ -169,16 +169,8 @@ def describe_rules(game, assumptions: bool = False) -> str:
         lines.append("District cards: " + ", ".join(TYPE_NAMES[t] for t in c.district_cards)
                      + "; scoring tiles " + ", ".join(f"{a}/{b}" for a, b in c.district_tiles))
     if assumptions:
-        lines.append(f"Values no source confirms ({len(c.assumptions)}):")
-        lines += [f"  {a.file}:{a.path} = {_short(a.value)} [{a.status}] {a.source}" for a in c.assumptions]
+        lines += assumption_lines(c.assumptions)
     return "\n".join(lines)
-
-
-def _short(value) -> str:
-    text = repr(value)
-    if isinstance(value, list) and len(text) > 100:
-        return f"<a list of {len(value)} entries>"
-    return text
 
 
 # --- log sentences --------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ imported (the package ``__init__`` does it).
 
 from __future__ import annotations
 
-from citygames.core.data import override_lines
+from citygames.core.data import assumption_lines, override_lines
 from citygames.core.events import register_renderer
 
 from .components import (FACTORY, HARBOUR, MARKERS, MONUMENT, OFFICE, PARK, PUBLIC, SHOP, TOWER, TYPE_LETTERS,
@@ -176,17 +176,8 @@ def describe_rules(game, assumptions: bool = False) -> str:
         mark = "" if not t.marker else f" [{MARKERS[t.marker]}]"
         lines.append(f"  round {t.round}: {k} x {t.code}{mark}: {t.name}: {tile_effect(t, b)}")
     if assumptions:
-        lines.append(f"Values no source confirms ({len(c.assumptions)}):")
-        lines += [f"  {a.file}:{a.path} = {_short(a.value)} [{a.status}] {a.source}" for a in c.assumptions]
+        lines += assumption_lines(c.assumptions)
     return "\n".join(lines)
-
-
-def _short(value) -> str:
-    """A value for the assumptions list: its repr, or for a long list (a whole tile list) its size."""
-    text = repr(value)
-    if isinstance(value, list) and len(text) > 100:
-        return f"<a list of {len(value)} entries>"
-    return text
 
 
 # --- log sentences --------------------------------------------------------------------------------

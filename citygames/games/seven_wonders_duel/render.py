@@ -6,7 +6,7 @@ module is imported (the package ``__init__`` does it).
 
 from __future__ import annotations
 
-from citygames.core.data import override_lines
+from citygames.core.data import assumption_lines, override_lines
 from citygames.core.events import register_renderer
 
 from .components import COLORS, RESOURCES, SYMBOLS, Components, components
@@ -208,8 +208,7 @@ def describe_rules(game, assumptions: bool = False) -> str:
     lines.append("Rule choices (data/board.yaml rules):")
     lines += [f"  {k} = {v}" for k, v in c.rules.items()]
     if assumptions:
-        lines.append(f"Values no source confirms ({len(c.assumptions)}):")
-        lines += [f"  {a.file}:{a.path} = {a.value!r} [{a.status}] {a.source}" for a in c.assumptions]
+        lines += assumption_lines(c.assumptions)
     return "\n".join(lines)
 
 

@@ -3,7 +3,7 @@ terminal, and the rules summary of ``citygames rules the_capitals``."""
 
 from __future__ import annotations
 
-from citygames.core.data import override_lines
+from citygames.core.data import assumption_lines, override_lines
 from citygames.core.events import register_renderer
 
 from .components import CUBES, NT, TRACK_NAMES, TYPE_NAMES, components
@@ -431,10 +431,6 @@ def _casino(e):
     return f"{color_name(e.player)}'s Casino pays for {e.data['tourists']} tourist{'s' if e.data['tourists'] != 1 else ''}."
 
 
-def _tile_name(tile_id: str) -> str:
-    return components().tile_by_id[tile_id].name
-
-
 @_r("before_expo")
 def _before_expo(e):
     what = changes_text(e.data["changes"]) or "no change"
@@ -478,9 +474,7 @@ def describe_rules(game, assumptions: bool = False) -> str:
     if overridden:
         lines += ["", f"Data overrides in effect ({len(overridden)}), for this game only:"] + overridden
     if assumptions:
-        lines += ["", f"Values no source confirms ({len(c.assumptions)}), with their status and source:"]
-        for a in c.assumptions:
-            lines.append(f"  {a.file}:{a.path} = {a.value!r}  [{a.status}] {a.source}")
+        lines += [""] + assumption_lines(c.assumptions)
         return "\n".join(lines)
     lines += ["", f"{c.rounds} rounds in 3 eras; World Expo after rounds {sorted(c.expo_rounds)}.",
               "Initiative track: " + ", ".join(f"{i + 1}: ${a} ×{m}" for i, (a, m) in
