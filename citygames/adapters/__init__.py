@@ -26,6 +26,16 @@ def render_ansi(game, state, seat: int | None) -> str:
     return out.getvalue()
 
 
+def render_spectator(env) -> str | None:
+    """What a PettingZoo environment's ``render()`` returns: with ``render_mode="ansi"`` the board as a
+    spectator sees it (``render_ansi``); without a render mode ``None`` and Gymnasium's warning."""
+    if env.render_mode is None:
+        import gymnasium
+        gymnasium.logger.warn("You are calling render method without specifying any render mode.")
+        return None
+    return render_ansi(env.game, env.state, None)
+
+
 class Deals:
     """The game seeds an environment deals, with Gymnasium's ``reset(seed=...)`` semantics:
     ``next(seed)`` is ``seed`` itself when one is given (the same deal as ``citygames play --seed``)

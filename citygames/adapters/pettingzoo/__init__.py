@@ -53,7 +53,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from citygames.adapters import Deals, render_ansi
+from citygames.adapters import Deals, render_spectator
 from citygames.core import load_game
 
 __all__ = ["CitygamesAECEnv", "CitygamesParallelEnv", "make_env", "make_raw_env", "make_parallel_env",
@@ -208,11 +208,7 @@ class CitygamesAECEnv(AECEnv):
     def render(self) -> str | None:
         """The terminal board as a spectator sees it (``render_mode="ansi"``: a string with ANSI
         colours); ``None`` and a warning without a render mode."""
-        if self.render_mode is None:
-            import gymnasium
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        return render_ansi(self.game, self.state, None)
+        return render_spectator(self)
 
     def close(self) -> None:
         """Nothing to release."""

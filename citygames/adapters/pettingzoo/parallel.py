@@ -48,7 +48,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from citygames.adapters import Deals, render_ansi
+from citygames.adapters import Deals, render_spectator
 from citygames.core import IllegalActionError, load_game
 
 __all__ = ["CitygamesParallelEnv", "make_parallel_env", "make_raw_parallel_env"]
@@ -191,11 +191,7 @@ class CitygamesParallelEnv(ParallelEnv):
     def render(self) -> str | None:
         """The terminal board as a spectator sees it (``render_mode="ansi"``); ``None`` and a warning
         without a render mode."""
-        if self.render_mode is None:
-            import gymnasium
-            gymnasium.logger.warn("You are calling render method without specifying any render mode.")
-            return None
-        return render_ansi(self.game, self.state, None)
+        return render_spectator(self)
 
     def close(self) -> None:
         """Nothing to release."""
