@@ -57,7 +57,8 @@ def test_every_seat_draws_7_singles_or_9_with_capitals(n, capitals, size):
 
 @pytest.mark.parametrize("n,capitals", [(3, False), (5, True), (2, False)])
 def test_hands_pass_left_in_round_1_and_right_in_round_3(n, capitals):
-    """§3 [C]: round 1 passes to the left (seat p to p + 1), round 3 to the right; §7.1: to the opponent."""
+    """§3 [C]: round 1 passes to the left: the rest of the hand goes under the city token on the seat's
+    left, to the neighbour it shares its left city with; round 3 to the right; §7.1: to the opponent."""
     g = load_game(GAME, num_players=n, capitals=capitals)
     rng = Rng(5)
     s = g.new_initial_state(5)
@@ -72,11 +73,19 @@ def test_hands_pass_left_in_round_1_and_right_in_round_3(n, capitals):
         revealed = [e for e in s.log if e.kind == "between_two_cities.reveal"][-1].data["chosen"]
         while s.observation(None)["phase"] == "place":
             random_step(s, rng)
+        players = s.observation(None)["players"]
         for p in range(n):
             rest = list(before[p])
             for k in revealed[p]:
                 rest.remove(k)
-            assert s.observation((p + d) % n)["hand"] == sorted(rest)
+            if n == 2:
+                q = 1 - p
+            else:   # the neighbour on that side: its other side's city is p's city on this side
+                mine, theirs = ("left", "right") if rnd == 1 else ("right", "left")
+                q = next(x["seat"] for x in players if x[theirs] == players[p][mine])
+                assert q == (p - d) % n
+                assert s.observation(None)["passing"] == mine
+            assert s.observation(q)["hand"] == sorted(rest)
 
 
 @pytest.mark.parametrize("n,capitals", [(3, False), (7, False), (3, True), (7, True), (2, False), (2, True)])
@@ -377,7 +386,7 @@ def test_a_seat_sees_only_the_hands_it_has_held_and_resample_keeps_them():
     for p in range(5):
         obs = s.observation(p)
         holders = {h["holder"] for h in obs["hands_known"]}
-        assert holders == {p, (p + 1) % 5, (p + 2) % 5}                # §3: the hands it held this round
+        assert holders == {p, (p - 1) % 5, (p - 2) % 5}     # §3: the hands it held, passed on to the left
         for k in range(4):
             t = s.resample(p, Rng(100 + k))
             assert t.observation(p) == obs
@@ -385,7 +394,7 @@ def test_a_seat_sees_only_the_hands_it_has_held_and_resample_keeps_them():
     differs = False
     for k in range(10):
         t = s.resample(0, Rng(k))
-        differs |= t.observation(3)["hand"] != s.observation(3)["hand"]
+        differs |= t.observation(2)["hand"] != s.observation(2)["hand"]
     assert differs                                                     # a hand seat 0 never held is redrawn
 
 
