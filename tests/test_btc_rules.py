@@ -262,6 +262,61 @@ def test_base_first_tile_in_the_centre():
     assert cells == {g.centre}
 
 
+# --- the frame: a city must stay completable (§4, §8.3) -----------------------------------------------
+def _play_to(game, seed: int, steps: int):
+    rng = Rng(seed)
+    s = game.new_initial_state(seed)
+    while len(s.history) < steps:
+        legal = s.legal_actions()
+        s.apply_action(legal[rng.randbelow(len(legal))])
+    return s
+
+
+def test_a_tile_that_would_leave_no_spot_for_an_upright_duplex_is_refused():
+    """§4 / §8.3 [C] "never place so that the finished city could not be a square": Blue's last tile of
+    round 1b in its left city (the marsh mat) may not go above the P or the H of column 2 (cells 19,
+    20): the city's 5 x 5 frame would then be fixed with no spot left for an upright duplex next to a
+    tile, though the bounding box alone allows it (``rules.frame_rule: bounding_box``)."""
+    g = load_game(GAME, num_players=2, capitals=True)
+    loose = load_game(GAME, num_players=2, capitals=True,
+                      data_overrides={"tiles.yaml:rules.frame_rule": "bounding_box"})
+    s = _play_to(g, 37, 44)
+    obs = s.observation(0)
+    assert (obs["stage"], obs["phase"], obs["current_player"]) == ("1b", "place", 0)
+    assert obs["cities"][0]["mat"]["id"] == "marsh" and obs["cities"][0]["tiles"] == 7
+    strict = set(s.single_cells(0))
+    box_only = set(loose.state_from_dict(s.to_dict()).single_cells(0))
+    assert box_only - strict == {19, 20} and strict < box_only
+    assert {a.arg % 81 for a in s.legal_actions(0) if (a.arg // 81) % 2 == 0} == strict
+    k = obs["to_place"][0]["tiles"][0]
+    bad = g.action_space.get("place", ((k - 1) * 2 + 0) * 81 + 19)
+    with pytest.raises(IllegalActionError, match="square|frame"):
+        s.apply_action(bad, player=0)
+    # where the bounding box alone rules, the tile may go there, and then an upright duplex (V1) has no
+    # spot by the rule while a side-by-side one (H1) still has
+    from citygames.games.between_two_cities.placement import duplex_levels
+    t = loose.state_from_dict(s.to_dict())
+    t.apply_action(bad, player=0)
+    assert duplex_levels(t, 0, 12)[0] > 1 and duplex_levels(t, 0, 0)[0] == 1
+
+
+@pytest.mark.parametrize("n", [2, 3, 7])
+def test_random_capitals_games_never_break_the_frame(n):
+    """With the completability check no duplex ever lacks a spot: every city ends a full 5 x 5 square
+    around its mat with no fallback; the bounding box alone breaks it in some of these games."""
+    g = load_game(GAME, num_players=n, capitals=True)
+    loose = load_game(GAME, num_players=n, capitals=True,
+                      data_overrides={"tiles.yaml:rules.frame_rule": "bounding_box"})
+    broken = 0
+    for seed in range(10):
+        s = play(g, seed)
+        assert not any(e.data.get("fallback") for e in s.log)
+        for c in s.observation(None)["cities"]:
+            assert frame(c["cells"], g.width) == (5, 5) and sum(1 for k in c["cells"] if k) == 25
+        broken += any(e.data.get("fallback") for e in play(loose, seed).log)
+    assert broken > 0
+
+
 # --- Capitals setup (§8.2) -----------------------------------------------------------------------------
 def test_capitals_setup_mats_districts_and_the_house_factory_exception():
     """§8.2 [C]: a mat per city; 3 district pairs, the 7th card put away, never a House + Factory pair."""

@@ -320,7 +320,7 @@ def next_stage(s) -> None:
     finish(s)
 
 
-__all__ = ["NK", "set_up", "direction", "held", "holder", "holder_at", "seen_hands", "hand_kinds", "set_hand", "singles_round",
-           "run_draft",
+__all__ = ["NK", "set_up", "direction", "held", "holder", "holder_at", "seen_hands", "hand_kinds", "set_hand",
+           "singles_round", "run_draft",
            "start_stage", "choose_legal", "choose_why", "resolve_choose", "discard_legal", "discard_why",
            "resolve_discard", "end_of_turn", "next_stage"]
