@@ -54,6 +54,8 @@ def set_up(s, game, seed: int) -> None:
     W = game.width
     box = [W, -1, W, -1] * nc
     if game.capitals:
+        if c.capitals.get("civics_with_landscapes") != "always":
+            raise ValueError("capitals.yaml rules.civics_with_landscapes: only 'always' is implemented (§8.1)")
         order = list(range(len(c.mats)))
         rng.shuffle(order)
         mats = tuple(order[:nc])
