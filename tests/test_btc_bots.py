@@ -115,11 +115,19 @@ def test_greedy_beats_random_clearly():
         assert margin / games > 2, (n, capitals, margin / games)
 
 
-def test_the_passing_term_values_what_the_rest_of_the_hand_feeds_the_neighbour():
+def _weights(opponent: float, neighbour: float):
+    """Set the evaluation's passing weights; returns the old ones."""
+    from citygames.games.between_two_cities import evaluation as E
+    old = E.PASS_WEIGHT_OPPONENT, E.PASS_WEIGHT_NEIGHBOUR
+    E.PASS_WEIGHT_OPPONENT, E.PASS_WEIGHT_NEIGHBOUR = opponent, neighbour
+    return old
+
+
+def test_the_passing_term_values_what_the_rest_of_the_hand_feeds_the_neighbours():
     """The issue: "counting what passing feeds the neighbours". With 2 players the rest of the hand goes
     to the opponent, so the term is a penalty: every pair's value is at most its value without it, and
-    strictly less for some. With 3 players the choice of Blue changes in some draft decisions."""
-    from citygames.games.between_two_cities import evaluation as E
+    strictly less for some. With 3 players (where it is off by default, module docstring) a weight
+    changes Blue's choice in some draft decisions."""
     g = load_game(GAME, num_players=2)
     s = g.new_initial_state(4)
     assert s.observation(0)["phase"] == "choose" and len(s.observation(0)["hand"]) == 7
@@ -128,12 +136,11 @@ def test_the_passing_term_values_what_the_rest_of_the_hand_feeds_the_neighbour()
         t = s.clone()
         t.apply_action(a, player=0)
         with_term = g.evaluate(t, 0)
-        old = E.PASS_WEIGHT
-        E.PASS_WEIGHT = 0.0
+        old = _weights(0.0, 0.0)
         try:
             without = g.evaluate(t, 0)
         finally:
-            E.PASS_WEIGHT = old
+            _weights(*old)
         assert with_term <= without
         lower += with_term < without
     assert lower > 0
@@ -145,13 +152,13 @@ def test_the_passing_term_values_what_the_rest_of_the_hand_feeds_the_neighbour()
         while not s.is_terminal():
             p = s.players_to_move()[0]
             if s.observation(None)["phase"] == "choose" and p == 0:
-                old = E.PASS_WEIGHT
-                E.PASS_WEIGHT = 0.0
+                old = _weights(0.5, 0.0)
                 try:
                     plain = GreedyBot(1).step(s, 0)
+                    _weights(0.5, 1.0)
+                    changed += GreedyBot(1).step(s, 0) != plain
                 finally:
-                    E.PASS_WEIGHT = old
-                changed += GreedyBot(1).step(s, 0) != plain
+                    _weights(*old)
             s.apply_action(bots[p].step(s, p), player=p)
     assert changed > 0
 
