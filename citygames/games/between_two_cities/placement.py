@@ -148,8 +148,8 @@ class _Layout:
     (cell ``x`` is bit ``8 x``), so that it can be read straight from the state's cells
     (``bytes.translate``) and a grid neighbour is a shift by 8 (a column) or ``8 W`` (a row)."""
 
-    __slots__ = ("W", "F", "one", "nbr", "build", "notlast", "rband", "cband", "rooms", "memo", "plain", "rc",
-                 "spots")
+    __slots__ = ("W", "F", "one", "nbr", "build", "notlast", "notfirst", "bridges", "rband", "cband", "rooms",
+                 "memo", "plain", "rc", "spots")
 
     def __init__(self, geo, frame: int):
         W = geo.width
@@ -159,6 +159,8 @@ class _Layout:
         self.nbr = tuple(sum(one[y] for y in geo.adj[x]) for x in range(size))
         self.build = sum(one[x] for x in range(size) if x not in geo.terrain)
         self.notlast = sum(one[x] for x in range(size) if x % W != W - 1)
+        self.notfirst = sum(one[x] for x in range(size) if x % W != 0)
+        self.bridges = tuple((one[a], one[b]) for a, b in geo.bridges)
         self.rband = [[sum(one[x] for x in range(size) if lo <= x // W <= hi) for hi in range(W)] for lo in range(W)]
         self.cband = [[sum(one[x] for x in range(size) if lo <= x % W <= hi) for hi in range(W)] for lo in range(W)]
         self.rooms: dict = {}
@@ -170,10 +172,10 @@ class _Layout:
         for x in range(size):
             top, left = divmod(x, W)
             if top + frame > W or left + frame > W:
-                spots.append((0, 0))
+                spots.append((0, 0, 0))
                 continue
             win = self.rband[top][top + frame - 1] & self.cband[left][left + frame - 1]
-            spots.append((win & (win >> 8) & self.notlast, win & (win >> 8 * W)))
+            spots.append((win & (win >> 8) & self.notlast, win & (win >> 8 * W), win & self.build))
         self.spots = tuple(spots)
         #: no terrain and no bridges (the base game): translations change nothing
         self.plain = not geo.terrain and not geo.bridges and W >= 2 * frame - 1
@@ -191,6 +193,24 @@ class _Layout:
                      & self.cband[max(0, c1 - F + 1)][min(W - 1, c0 + F - 1)] & self.build)
             self.rooms[box] = m
         return m
+
+    def reach(self, start: int, region: int) -> int:
+        """The cells of ``region`` connected to ``start`` (a part of it) through ``region`` (bridges too)."""
+        R = start
+        W8 = 8 * self.W
+        notfirst, notlast, bridges = self.notfirst, self.notlast, self.bridges
+        while True:
+            N = R | ((R << 8) & notfirst) | ((R >> 8) & notlast) | (R << W8) | (R >> W8)
+            for a, b in bridges:
+                if R & a:
+                    N |= b
+                if R & b:
+                    N |= a
+            N &= region
+            if N == R:
+                return R
+            R = N
+
 
 def _layout(g, geo) -> _Layout:
     got = _LAYOUTS.get((id(geo), g.frame))   # geometries live as long as the components: ids are stable
@@ -236,25 +256,26 @@ def _one_more(lay: _Layout, T: int, fr: int, box) -> int:
     return h | (h << 8) | v | (v << s)
 
 
-def _two_more(lay: _Layout, T: int, fr: int, box) -> bool:
-    """Whatever the orientation of the first of two more duplexes, it has a spot after which
-    ``_one_more`` holds (whatever the orientation of the second)."""
+def _quick(lay: _Layout, T: int, fr: int, box) -> tuple[int, int] | None:
+    """A cheap proof of ``_two_more``: in one frame-sized window around the tiles (where all spots fit
+    together), two disjoint spots of each orientation next to the tiles, and a side-by-side and an
+    upright one apart. Returns ``(the window's cells, the five spots' cells)`` or None. A tile on a
+    cell of the window outside those spots leaves the proof standing."""
     E = lay.room(box) & ~T
     W = lay.W
     s = 8 * W
     H = E & (E >> 8) & lay.notlast & (fr | fr >> 8)
+    if not H:
+        return None
     V = E & (E >> s) & (fr | fr >> s)
-    if not (H and V):
-        return False
-    # enough, and cheap: in one frame-sized window around the tiles (where all spots fit together),
-    # two disjoint spots of each orientation next to the tiles, and a side-by-side and an upright one
-    # apart
+    if not V:
+        return None
     r0, r1, c0, c1 = box
     F = lay.F
     spots = lay.spots
     for top in range(max(0, r1 - F + 1), min(r0, W - F) + 1):
         for left in range(max(0, c1 - F + 1), min(c0, W - F) + 1):
-            wh, wv = spots[top * W + left]
+            wh, wv, win = spots[top * W + left]
             h = H & wh
             if not h:
                 continue
@@ -263,10 +284,30 @@ def _two_more(lay: _Layout, T: int, fr: int, box) -> bool:
                 continue
             lh = h & -h
             lv = v & -v
-            if (h & ~(lh | lh << 8) and v & ~(lv | lv << s)
-                    and v & ~(lh | lh << 8 | lh >> s | lh >> (s - 8))):
-                return True
-    # else try every first spot of each orientation
+            h2 = h & ~(lh | lh << 8)
+            v2 = v & ~(lv | lv << s)
+            v3 = v & ~(lh | lh << 8 | lh >> s | lh >> (s - 8))
+            if h2 and v2 and v3:
+                h2 &= -h2
+                v2 &= -v2
+                v3 &= -v3
+                hs = lh | h2
+                vs = lv | v2 | v3
+                return win, hs | hs << 8 | vs | vs << s
+    return None
+
+
+def _two_more(lay: _Layout, T: int, fr: int, box) -> bool:
+    """Whatever the orientation of the first of two more duplexes, it has a spot after which
+    ``_one_more`` holds (whatever the orientation of the second)."""
+    if _quick(lay, T, fr, box) is not None:
+        return True
+    E = lay.room(box) & ~T
+    W = lay.W
+    s = 8 * W
+    H = E & (E >> 8) & lay.notlast & (fr | fr >> 8)
+    V = E & (E >> s) & (fr | fr >> s)
+    # try every first spot of each orientation
     one, nbr, build = lay.one, lay.nbr, lay.build
     for step, first in ((1, H), (W, V)):
         while first:
@@ -344,23 +385,30 @@ def _to_come(s, city: int, duplex: bool) -> tuple[int, int]:
     return 0, max(0, 1 - (s.count[city] - first) // 2)
 
 
-def _keep_completable(s, city: int, cand: list[int], d: int | None = None) -> list[int]:
+def _masks(s, city: int) -> tuple:
+    """``(layout, tiles, empty cells next to them, box)`` of ``city`` for the frame check."""
+    g = s.game
+    lay = _layout(g, g.geometries(s.mats)[city])
+    size = g.size
+    base = city * size
+    T = int.from_bytes(bytes(s.cells[base:base + size]).translate(_OCC), "little")
+    one = lay.one
+    fr = 0
+    for x in s.front[city]:
+        fr |= one[x]
+    return lay, T, fr, tuple(s.box[4 * city:4 * city + 4])
+
+
+def _keep_completable(s, city: int, cand: list[int], d: int | None = None, masks: tuple | None = None) -> list[int]:
     """The cells of ``cand`` (where a single, or duplex ``d``'s first half, may go by the bounding box)
-    after which ``city`` stays completable."""
+    after which ``city`` stays completable. ``masks``: ``_masks(s, city)`` if already at hand."""
     singles, duplexes = _to_come(s, city, d is not None)
     if not duplexes:
         return cand
     g = s.game
     horizontal = d is not None and g.components.duplexes[d].horizontal
-    lay = _layout(g, g.geometries(s.mats)[city])
-    size = g.size
-    base = city * size
-    T = int.from_bytes(bytes(s.cells[base:base + size]).translate(_OCC), "little")
+    lay, T, fr, box = masks or _masks(s, city)
     one, nbr, build, W = lay.one, lay.nbr, lay.build, lay.W
-    box = tuple(s.box[4 * city:4 * city + 4])
-    fr = 0
-    for x in s.front[city]:
-        fr |= one[x]
     shift = 0
     if lay.plain and T:
         # no terrain: the answer does not change with a translation, so the tiles are moved to put
@@ -383,7 +431,22 @@ def _keep_completable(s, city: int, cand: list[int], d: int | None = None) -> li
         return [x - shift for x in out] if shift else list(out)
     out = []
     if d is None:
-        proved = 0   # candidates known good: the cells next to T of a found set of singles (any goes first)
+        # candidates known good: the cells next to T of a found set of singles (any of them may go
+        # first); the search that allowed the last placement may have found one for T already
+        known = memo.get((T, singles + 1, duplexes), -1)
+        proved = known & fr if known > 0 else 0
+        # a cheap proof that the duplexes fit now (``_quick``) stands while the tiles go on cells of its
+        # window outside its spots; so a tile on such a cell next to T is good if the singles still to
+        # come after it have room enough among the cells reachable from T that way
+        q = _quick(lay, T, fr, box) if duplexes == 2 else None
+        if q is not None:
+            free = q[0] & ~q[1] & ~T
+            if not singles:
+                proved |= free
+            else:
+                R = lay.reach(fr & free, free)
+                if R.bit_count() > singles:
+                    proved |= R
         for x in cand:
             bit = one[x]
             if proved & bit:
@@ -475,11 +538,28 @@ def duplex_levels(s, city: int, d: int, strict: bool = False) -> tuple[int, list
 
 
 def _duplex_levels_now(s, city: int, d: int) -> tuple[int, tuple]:
-    out = _duplex_level(s, city, d, 1)
+    g = s.game
+    masks = None
+    if s.count[city] and _strict(g):
+        # the rule's spots (one half next to a tile, both in the frame) from the masks the check needs
+        masks = lay, T, fr, box = _masks(s, city)
+        step = 1 if g.components.duplexes[d].horizontal else g.width
+        sh = 8 * step
+        E = lay.room(box) & ~T
+        spots = E & (E >> sh) & (fr | fr >> sh)
+        if step == 1:
+            spots &= lay.notlast
+        out = []
+        while spots:
+            low = spots & -spots
+            out.append((low.bit_length() - 1) >> 3)
+            spots ^= low
+    else:
+        out = _duplex_level(s, city, d, 1)
     if out:
-        if not _strict(s.game):
+        if not _strict(g):
             return 1, tuple(out)
-        kept = _keep_completable(s, city, out, d)
+        kept = _keep_completable(s, city, out, d, masks)
         if kept:
             return 1, tuple(kept)
         return 2, tuple(out)
