@@ -72,6 +72,11 @@ def _in(g, box: tuple, x: int) -> bool:
 _SEEN: dict = {}
 
 
+#: the same for empty cities, by layout: (id(geometry), frame, hand size, stage, id(components)) ->
+#: (geometry, components, level, cells)
+_EMPTY: dict = {}
+
+
 def _recall(s, city: int, query) -> tuple:
     """``(front, answer or None)`` of the cache for ``city`` now (``front`` None: not cacheable)."""
     front = s.front[city]
@@ -92,6 +97,15 @@ def _remember(front, query, answer) -> None:
 
 
 def _single_levels(s, city: int) -> tuple[int, list[int]]:
+    if s.count[city] == 0:     # an empty city: the answer depends on its layout only
+        g = s.game
+        geo = g.geometries(s.mats)[city]
+        key = (id(geo), g.frame, g.hand_size, s.stage, id(g.components))
+        got = _EMPTY.get(key)
+        if got is None or got[0] is not geo or got[1] is not g.components:
+            level, out = _single_levels_now(s, city)
+            got = _EMPTY[key] = (geo, g.components, level, tuple(out))
+        return got[2], list(got[3])
     front, got = _recall(s, city, s.stage)
     if got is not None:
         return got[0], list(got[1])
