@@ -32,8 +32,10 @@ def test_describe_rules_lists_every_marked_value():
     text = g.describe_rules(assumptions=True)
     for key in ("tiles.yaml:duplexes[V1].halves", "tiles.yaml:duplexes[V7].halves", "tiles.yaml:rules.placement_order",
                 "tiles.yaml:rules.unplaceable_duplex", "tiles.yaml:rules.placement_fallback",
+                "tiles.yaml:rules.frame_rule",
                 "tiles.yaml:rules.tie_break_more_wins", "tiles.yaml:base.first_tile", "capitals.yaml:mats",
-                "capitals.yaml:district_cards", "capitals.yaml:rules.two_players", "capitals.yaml:civics[civic20].plus",
+                "capitals.yaml:district_cards", "capitals.yaml:rules.two_players",
+                "capitals.yaml:rules.civics_with_landscapes", "capitals.yaml:civics[civic20].plus",
                 "scoring.yaml:shop_lines_cross_bridges", "scoring.yaml:districts[tile2].second"):
         assert key in text, key
     assert "Elementary School" in text and "invented placeholder" in text

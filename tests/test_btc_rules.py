@@ -57,7 +57,8 @@ def test_every_seat_draws_7_singles_or_9_with_capitals(n, capitals, size):
 
 @pytest.mark.parametrize("n,capitals", [(3, False), (5, True), (2, False)])
 def test_hands_pass_left_in_round_1_and_right_in_round_3(n, capitals):
-    """§3 [C]: round 1 passes to the left (seat p to p + 1), round 3 to the right; §7.1: to the opponent."""
+    """§3 [C]: round 1 passes to the left: the rest of the hand goes under the city token on the seat's
+    left, to the neighbour it shares its left city with; round 3 to the right; §7.1: to the opponent."""
     g = load_game(GAME, num_players=n, capitals=capitals)
     rng = Rng(5)
     s = g.new_initial_state(5)
@@ -72,11 +73,19 @@ def test_hands_pass_left_in_round_1_and_right_in_round_3(n, capitals):
         revealed = [e for e in s.log if e.kind == "between_two_cities.reveal"][-1].data["chosen"]
         while s.observation(None)["phase"] == "place":
             random_step(s, rng)
+        players = s.observation(None)["players"]
         for p in range(n):
             rest = list(before[p])
             for k in revealed[p]:
                 rest.remove(k)
-            assert s.observation((p + d) % n)["hand"] == sorted(rest)
+            if n == 2:
+                q = 1 - p
+            else:   # the neighbour on that side: its other side's city is p's city on this side
+                mine, theirs = ("left", "right") if rnd == 1 else ("right", "left")
+                q = next(x["seat"] for x in players if x[theirs] == players[p][mine])
+                assert q == (p - d) % n
+                assert s.observation(None)["passing"] == mine
+            assert s.observation(q)["hand"] == sorted(rest)
 
 
 @pytest.mark.parametrize("n,capitals", [(3, False), (7, False), (3, True), (7, True), (2, False), (2, True)])
@@ -253,6 +262,61 @@ def test_base_first_tile_in_the_centre():
     assert cells == {g.centre}
 
 
+# --- the frame: a city must stay completable (§4, §8.3) -----------------------------------------------
+def _play_to(game, seed: int, steps: int):
+    rng = Rng(seed)
+    s = game.new_initial_state(seed)
+    while len(s.history) < steps:
+        legal = s.legal_actions()
+        s.apply_action(legal[rng.randbelow(len(legal))])
+    return s
+
+
+def test_a_tile_that_would_leave_no_spot_for_an_upright_duplex_is_refused():
+    """§4 / §8.3 [C] "never place so that the finished city could not be a square": Blue's last tile of
+    round 1b in its left city (the marsh mat) may not go above the P or the H of column 2 (cells 19,
+    20): the city's 5 x 5 frame would then be fixed with no spot left for an upright duplex next to a
+    tile, though the bounding box alone allows it (``rules.frame_rule: bounding_box``)."""
+    g = load_game(GAME, num_players=2, capitals=True)
+    loose = load_game(GAME, num_players=2, capitals=True,
+                      data_overrides={"tiles.yaml:rules.frame_rule": "bounding_box"})
+    s = _play_to(g, 37, 44)
+    obs = s.observation(0)
+    assert (obs["stage"], obs["phase"], obs["current_player"]) == ("1b", "place", 0)
+    assert obs["cities"][0]["mat"]["id"] == "marsh" and obs["cities"][0]["tiles"] == 7
+    strict = set(s.single_cells(0))
+    box_only = set(loose.state_from_dict(s.to_dict()).single_cells(0))
+    assert box_only - strict == {19, 20} and strict < box_only
+    assert {a.arg % 81 for a in s.legal_actions(0) if (a.arg // 81) % 2 == 0} == strict
+    k = obs["to_place"][0]["tiles"][0]
+    bad = g.action_space.get("place", ((k - 1) * 2 + 0) * 81 + 19)
+    with pytest.raises(IllegalActionError, match="square|frame"):
+        s.apply_action(bad, player=0)
+    # where the bounding box alone rules, the tile may go there, and then an upright duplex (V1) has no
+    # spot by the rule while a side-by-side one (H1) still has
+    from citygames.games.between_two_cities.placement import duplex_levels
+    t = loose.state_from_dict(s.to_dict())
+    t.apply_action(bad, player=0)
+    assert duplex_levels(t, 0, 12)[0] > 1 and duplex_levels(t, 0, 0)[0] == 1
+
+
+@pytest.mark.parametrize("n", [2, 3, 7])
+def test_random_capitals_games_never_break_the_frame(n):
+    """With the completability check no duplex ever lacks a spot: every city ends a full 5 x 5 square
+    around its mat with no fallback; the bounding box alone breaks it in some of these games."""
+    g = load_game(GAME, num_players=n, capitals=True)
+    loose = load_game(GAME, num_players=n, capitals=True,
+                      data_overrides={"tiles.yaml:rules.frame_rule": "bounding_box"})
+    broken = 0
+    for seed in range(10):
+        s = play(g, seed)
+        assert not any(e.data.get("fallback") for e in s.log)
+        for c in s.observation(None)["cities"]:
+            assert frame(c["cells"], g.width) == (5, 5) and sum(1 for k in c["cells"] if k) == 25
+        broken += any(e.data.get("fallback") for e in play(loose, seed).log)
+    assert broken > 0
+
+
 # --- Capitals setup (§8.2) -----------------------------------------------------------------------------
 def test_capitals_setup_mats_districts_and_the_house_factory_exception():
     """§8.2 [C]: a mat per city; 3 district pairs, the 7th card put away, never a House + Factory pair."""
@@ -377,7 +441,7 @@ def test_a_seat_sees_only_the_hands_it_has_held_and_resample_keeps_them():
     for p in range(5):
         obs = s.observation(p)
         holders = {h["holder"] for h in obs["hands_known"]}
-        assert holders == {p, (p + 1) % 5, (p + 2) % 5}                # §3: the hands it held this round
+        assert holders == {p, (p - 1) % 5, (p - 2) % 5}     # §3: the hands it held, passed on to the left
         for k in range(4):
             t = s.resample(p, Rng(100 + k))
             assert t.observation(p) == obs
@@ -385,7 +449,7 @@ def test_a_seat_sees_only_the_hands_it_has_held_and_resample_keeps_them():
     differs = False
     for k in range(10):
         t = s.resample(0, Rng(k))
-        differs |= t.observation(3)["hand"] != s.observation(3)["hand"]
+        differs |= t.observation(2)["hand"] != s.observation(2)["hand"]
     assert differs                                                     # a hand seat 0 never held is redrawn
 
 

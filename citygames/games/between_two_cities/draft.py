@@ -7,14 +7,17 @@
 - Rounds 1 and 3 (§3): every seat draws 7 singles (Capitals 9). A turn: every seat secretly chooses 2
   tiles of the hand it holds (``choose``, a simultaneous step), the choices are revealed together,
   then the seats place their two tiles in ascending seat order (``placement.py``), then every hand
-  is passed: round 1 to the left (seat p to seat p + 1), round 3 to the right (p to p - 1), while a
-  hand holds more than one tile; the last tile of each hand is discarded face down.
+  is passed: round 1 to the left, round 3 to the right, while a hand holds more than one tile; the
+  last tile of each hand is discarded face down. A seat's left neighbour is the one it shares its
+  left city with (``game.left``): seat p - 1; so round 1 passes seat p's hand to seat p - 1 (under the
+  city token on its left, RB p3) and round 3 to seat p + 1.
 - Round 2 (§3): every seat draws 3 duplexes and secretly discards one (``discard_duplex``); the 2 kept
   are revealed and placed, one in each city (no passing).
 - Two players (§7.1): every round is played twice (1a, 1b, 2a, 2b, 3a, 3b), hands go to the opponent.
 
 Hands are physical objects: hand ``h`` is the one seat ``h`` drew; at turn ``t`` of a round that
-passes in direction ``d`` (+1 left, -1 right) seat ``p`` holds hand ``(p - d * t) % N``. So what a
+passes in direction ``d`` (+1 to the left, i.e. to seat p - 1; -1 to the right, to seat p + 1) seat
+``p`` holds hand ``(p + d * t) % N`` and hand ``h`` is with seat ``(h - d * t) % N``. So what a
 seat has seen this round (the hands it held, whose contents it knows as they are now, since every
 pick is revealed) follows from the turn alone (``seen_hands``).
 """
@@ -51,6 +54,8 @@ def set_up(s, game, seed: int) -> None:
     W = game.width
     box = [W, -1, W, -1] * nc
     if game.capitals:
+        if c.capitals.get("civics_with_landscapes") != "always":
+            raise ValueError("capitals.yaml rules.civics_with_landscapes: only 'always' is implemented (§8.1)")
         order = list(range(len(c.mats)))
         rng.shuffle(order)
         mats = tuple(order[:nc])
@@ -98,25 +103,31 @@ def set_up(s, game, seed: int) -> None:
 
 # --- where the hands are ---------------------------------------------------------------------------
 def direction(game, stage: int) -> int:
-    """The passing direction of a stage: +1 (to the left, seat p to p + 1: round 1) or -1 (round 3)."""
+    """The passing direction of a stage: +1 to the left (round 1: seat p passes to its left neighbour,
+    seat p - 1, with whom it shares its left city) or -1 to the right (round 3: to seat p + 1) (§3)."""
     return -1 if game.stages[stage][0] == 3 else 1
 
 
 def held(s, p: int) -> int:
     """The hand seat ``p`` holds now (rounds 1 and 3)."""
-    return (p - direction(s.game, s.stage) * s.turn) % s.game.num_players
+    return (p + direction(s.game, s.stage) * s.turn) % s.game.num_players
 
 
 def holder(s, h: int) -> int:
     """The seat holding hand ``h`` now."""
-    return (h + direction(s.game, s.stage) * s.turn) % s.game.num_players
+    return holder_at(s.game, s.stage, s.turn, h)
+
+
+def holder_at(game, stage: int, turn: int, h: int) -> int:
+    """The seat holding hand ``h`` at ``turn`` of ``stage``."""
+    return (h - direction(game, stage) * turn) % game.num_players
 
 
 def seen_hands(game, stage: int, turn: int, p: int) -> set[int]:
     """The hands seat ``p`` has held in ``stage`` up to ``turn`` (it knows their contents, §3)."""
     n = game.num_players
     d = direction(game, stage)
-    return {(p - d * t) % n for t in range(min(turn, n - 1) + 1)}
+    return {(p + d * t) % n for t in range(min(turn, n - 1) + 1)}
 
 
 def hand_kinds(s, h: int) -> list[int]:
@@ -311,7 +322,7 @@ def next_stage(s) -> None:
     finish(s)
 
 
-__all__ = ["NK", "set_up", "direction", "held", "holder", "seen_hands", "hand_kinds", "set_hand", "singles_round",
-           "run_draft",
+__all__ = ["NK", "set_up", "direction", "held", "holder", "holder_at", "seen_hands", "hand_kinds", "set_hand",
+           "singles_round", "run_draft",
            "start_stage", "choose_legal", "choose_why", "resolve_choose", "discard_legal", "discard_why",
            "resolve_discard", "end_of_turn", "next_stage"]

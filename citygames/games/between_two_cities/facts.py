@@ -65,9 +65,9 @@ def facts(state) -> list[tuple]:
     if state.is_terminal():
         n = g.num_players
         last = g.hand_size // 2 - 1
-        from .draft import direction
+        from .draft import holder_at
         for stage, h, k in state.discards:
-            seat = (h + direction(g, stage) * last) % n
+            seat = holder_at(g, stage, last, h)
             append((seat, "tile", KIND_CODES[k], "discarded", g.stages[stage][0], ""))
         for _, p, x in state.ddiscards:
             append((p, "duplex", dups[x].id, "discarded", 2, ""))

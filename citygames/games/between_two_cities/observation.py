@@ -40,7 +40,7 @@ from __future__ import annotations
 from citygames.core.game import SIMULTANEOUS
 
 from .constants import KIND_CODES, TYPE_NAMES
-from .draft import direction, hand_kinds, held, seen_hands, set_hand, singles_round
+from .draft import direction, hand_kinds, held, holder, seen_hands, set_hand, singles_round
 from .end import categories, city_scores, lower_city, ranking, scores, winners
 from .placement import duplex_levels, single_cells
 from .steps import DECISIONS, P_END, PLACE, PLACE_DUPLEX, STEP_KEYS
@@ -107,7 +107,7 @@ def observation(s, seat: int | None) -> dict:
     hand = hands_known = None
     if seat is not None and singles:
         hand = hand_kinds(s, held(s, seat))
-        hands_known = [{"hand": h, "holder": (h + direction(g, stage) * s.turn) % n, "tiles": hand_kinds(s, h)}
+        hands_known = [{"hand": h, "holder": holder(s, h), "tiles": hand_kinds(s, h)}
                        for h in sorted(seen_hands(g, stage, s.turn, seat))]
     hand_sizes = [s.hand_n[held(s, p)] for p in range(n)] if singles else [0] * n
     duplexes = None
