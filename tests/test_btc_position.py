@@ -152,13 +152,13 @@ turn: 3 of 3
 decision: place
 to move: Blue
 Blue:
-  hand: O (drawn by Red)
+  hand: O (drawn by Green)
   to place: F, H
 Red:
-  hand: P (drawn by Green)
+  hand: P (drawn by Blue)
   to place: S, P
 Green:
-  hand: Tb (drawn by Blue)
+  hand: Tb (drawn by Red)
   to place: O, O
 cities:
   city 1: S S S S | at r4c1
@@ -225,14 +225,14 @@ def test_the_lower_city_scores_and_breaks_ties():
 
 def _choosing(red_choice: str) -> str:
     text = _doc_examples()[0]
-    return text.replace("  chosen: Td + H\n", f"  chosen: {red_choice}\n")
+    return text.replace("  chosen: Tf + P\n", f"  chosen: {red_choice}\n")
 
 
 def test_a_pending_choice_is_secret():
     """§3: a choice stays secret until the last seat has chosen: two positions that differ only in Red's
     choice show Blue, Green and a spectator the same observation; Red sees its own."""
     g = game(3)
-    a, b = g.state_from_position(_choosing("Td + H")), g.state_from_position(_choosing("O + P"))
+    a, b = g.state_from_position(_choosing("Tf + P")), g.state_from_position(_choosing("O + H"))
     for seat in (0, 2, None):
         assert a.observation(seat) == b.observation(seat)
     assert a.observation(1)["pending"] != b.observation(1)["pending"]
@@ -280,7 +280,7 @@ def _error(text, *words, n=3, capitals=False):
 
 def test_the_bases_of_the_error_cases_are_valid():
     assert game(3).state_from_position(FRAME)
-    assert game(3).state_from_position(_choosing("Td + H"))
+    assert game(3).state_from_position(_choosing("Tf + P"))
     assert game(3).state_from_position(_end_position())
 
 
@@ -293,7 +293,7 @@ def test_layout_lines_and_header():
     _error(edit(t, None, "options", "num_players=4, capitals=False"), "loaded with num_players=3")
     _error(edit(t, None, "options", "landscapes=True"), "unknown option")
     _error(edit(t, None, "seed", "x"), "(seed)", "whole number")
-    _error(t.replace("Green:\n  hand: Tb (drawn by Blue)\n  to place: O, O\n", ""), "missing line 'Green'")
+    _error(t.replace("Green:\n  hand: Tb (drawn by Red)\n  to place: O, O\n", ""), "missing line 'Green'")
 
 
 def test_stage_turn_decision_and_seats_to_move():
@@ -306,7 +306,7 @@ def test_stage_turn_decision_and_seats_to_move():
     _error(edit(t, None, "decision", "fly"), "expected one of")
     _error(edit(t, None, "decision", "end"), "the game ends after the last turn of stage 3")
     _error(edit(t, None, "to move", "Purple"), "(to move)", "expected a seat")
-    ch = _choosing("Td + H")
+    ch = _choosing("Tf + P")
     _error(edit(ch, None, "to move", "Blue"), "(Green)", "Green is not to move, so it has chosen")
     _error(edit(ch, None, "to move", "Blue, Red, Green"), "(Red: chosen)", "Red is still to choose")
     _error(edit(ch, None, "to move", "none"), "at least one seat is still to choose")
@@ -315,19 +315,19 @@ def test_stage_turn_decision_and_seats_to_move():
 
 def test_hands():
     t = FRAME
-    _error(edit(t, "Blue", "hand", "O (drawn by Green)"), "(Blue: hand)", "holds the hand Red drew",
+    _error(edit(t, "Blue", "hand", "O (drawn by Red)"), "(Blue: hand)", "holds the hand Green drew",
            "to the left", "§3")
-    _error(edit(t, "Blue", "hand", "O O (drawn by Red)"), "every hand holds 1", "§3")
-    _error(edit(t, "Blue", "hand", "X (drawn by Red)"), "unknown tile 'X'")
-    _error(edit(t, "Blue", "hand", "C3 (drawn by Red)"), "civic buildings come with the Capitals")
+    _error(edit(t, "Blue", "hand", "O O (drawn by Green)"), "every hand holds 1", "§3")
+    _error(edit(t, "Blue", "hand", "X (drawn by Green)"), "unknown tile 'X'")
+    _error(edit(t, "Blue", "hand", "C3 (drawn by Green)"), "civic buildings come with the Capitals")
     _error(edit(t, "Blue", "hand", None), "missing line 'hand' in the Blue block")
     _error(edit(_end_position(), "Blue", "hand", "S"), "hands of single tiles are held during rounds 1 and 3")
 
 
 def test_choices_and_tiles_to_place():
-    ch = _choosing("Td + H")
+    ch = _choosing("Tf + P")
     _error(_choosing("S + S"), "(Red: chosen)", "the hand does not hold two of S", "§3")
-    _error(_choosing("Td H"), "expected two tiles 'S + H'")
+    _error(_choosing("Tf P"), "expected two tiles 'S + H'")
     _error(edit(FRAME, "Blue", "chosen", "F + H"), "choices are secret only until everybody has chosen")
     _error(edit(ch, "Blue", "to place", "S, S"), "revealed tiles wait to be placed only during place")
     t = FRAME

@@ -479,7 +479,7 @@ class _Reader:
                 if value.endswith(")") and "(drawn by " in value:
                     value, _, rest = value.rpartition("(drawn by ")
                     drawer = self.seat(ln, rest[:-1].strip())
-                h = (p - d * s.turn) % n
+                h = (p + d * s.turn) % n   # draft.held
                 if drawer is not None and drawer != h:
                     way = ("to the opponent" if g.two_player else "to the left" if d > 0 else "to the right")
                     _fail(ln, f"at turn {s.turn + 1} of stage {_stage_label(g, s.stage)} {name} holds the hand "

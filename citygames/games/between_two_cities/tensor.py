@@ -291,11 +291,11 @@ def observation_tensor(s, seat: int | None) -> np.ndarray:
         hand_n = s.hand_n
         o = off["hand_sizes"]
         for p in range(n):
-            v[o + rel[p]] = hand_n[(p - d * turn) % n]          # the hand seat p holds (draft.held)
+            v[o + rel[p]] = hand_n[(p + d * turn) % n]          # the hand seat p holds (draft.held)
         if seat is not None:
             hands = s.hands
             for h in seen_hands(g, stage, turn, seat):
-                holder = rel[(h + d * turn) % n]
+                holder = rel[(h - d * turn) % n]
                 v[off["known_hand"] + holder] = 1
                 base = off["known_hands"] + holder * K
                 for kd in hands[h * hs:h * hs + hand_n[h]]:
