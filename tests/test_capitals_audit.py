@@ -309,7 +309,7 @@ red city: hotel@0,0 city_hall@1,0 lake(theatre)@0,1
     s.apply_action(act(s, "place", slot(s, 1, 1)))   # next to the Hotel, the City Hall and the Lake
     assert s.track(red, "cubes") == 2
     rules = s.game.describe_rules(assumptions=True)
-    assert "engine_rules.lake_is_a_tile = False  [inferred]" in rules
+    assert "engine_rules.lake_is_a_tile = False [inferred]" in rules
 
 
 # ----------------------------------------------------------------------------------------------
