@@ -25,12 +25,11 @@
 // square right or below) or data-duplex (discard_duplex). Hand tiles to select carry class
 // "btc-pick" and data-index (choose) or data-item (the tile or duplex to place).
 
-import { el, fitText, hideTip, makeClickable as clickable, button, tip, txt } from "./svg.js";
+import { el, fitText, hideTip, makeClickable as clickable, button, phoneLayout, startBoard, tip, txt } from "./svg.js";
 
 /** Seat colours: Blue, Red, Green, Yellow, Purple, Orange, White (drawn grey). */
 export const SEAT_COLORS = ["#1c7ed6", "#e03131", "#2f9e44", "#f0b400", "#9c36b5", "#f76707", "#868e96"];
 const SEAT_INK = ["#fff", "#fff", "#fff", "#3d2e00", "#fff", "#fff", "#fff"];
-const PHONE_QUERY = "(max-width: 760px)";
 
 /** Scoring types: tile colours and names. */
 const TYPE_STYLE = {
@@ -692,11 +691,7 @@ function drawFinal(svg, ctx, x, y, W, phone) {
 // ---- the whole board -------------------------------------------------------------------------
 
 let lastArgs = null;
-let resizeHooked = false;
-
-function phoneLayout() {
-  return typeof window !== "undefined" && window.matchMedia && window.matchMedia(PHONE_QUERY).matches;
-}
+const VIEW = { hooked: false };
 
 function redraw() { if (lastArgs) render(...lastArgs); }
 
@@ -706,24 +701,8 @@ function redraw() { if (lastArgs) render(...lastArgs); }
  */
 export function render(svg, obs, comps, legal, ui = {}) {
   lastArgs = [svg, obs, comps, legal, ui];
-  if (!resizeHooked && typeof window !== "undefined") {
-    resizeHooked = true;
-    let phone = phoneLayout();
-    window.addEventListener("resize", () => {
-      const now = phoneLayout();
-      if (now !== phone && lastArgs) { phone = now; redraw(); }
-    });
-  }
-  hideTip();
-  if (typeof document !== "undefined" && document.body) document.body.classList.add("phone-page");
-  legal = legal || [];
-  while (svg.firstChild) svg.removeChild(svg.firstChild);
-  svg.classList.add("btc-board");
-  svg.classList.toggle("busy", !!ui.busy);
-  const n = obs.players.length;
-  const names = Array.from({ length: n }, (_, p) => (ui.names && ui.names[p]) || obs.players[p].name || `Seat ${p}`);
-  const colors = ui.colors && ui.colors.length >= n ? ui.colors : SEAT_COLORS;
-  const viewer = ui.seat ?? obs.seat ?? null;
+  let names, colors, viewer;
+  ({ legal, names, colors, viewer } = startBoard(VIEW, svg, obs, legal, ui, "btc-board", SEAT_COLORS, redraw));
   const onAction = typeof ui.onAction === "function" && legal.length ? ui.onAction : null;
   const places = onAction ? legal.filter(a => a.kind === "place" || a.kind === "place_duplex") : [];
   // the tile or duplex to place: the one selected, else the first that has a square

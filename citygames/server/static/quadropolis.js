@@ -23,7 +23,7 @@
 // Clickable elements carry class "legal", data-action and data-kind (games.js convention), and
 // data-slot / data-architect (take) or data-space (build, activate, customer).
 
-import { el, fitText, hideTip, makeClickable as clickable, tip, txt } from "./svg.js";
+import { el, fitText, hideTip, makeClickable as clickable, phoneLayout, startBoard, tip, txt } from "./svg.js";
 
 /** Seat colours: Blue, Red, Green, Yellow. */
 export const SEAT_COLORS = ["#1c7ed6", "#e03131", "#2f9e44", "#f0b400"];
@@ -45,7 +45,6 @@ const INH_COLOR = "#1971c2";
 const ENERGY_COLOR = "#d6336c";
 const URBANIST_COLOR = "#5c636a";
 const LEGAL = "#ffc400";
-const PHONE_QUERY = "(max-width: 760px)";
 
 function styleOf(type) { return TYPE_STYLE[type] || OTHER_STYLE; }
 function plural(n, s) { return `${n} ${s}${n === 1 ? "" : "s"}`; }
@@ -791,11 +790,7 @@ function drawLegend(svg, ctx, x, y, w) {
 // ---- the whole board ------------------------------------------------------------------------
 
 let lastArgs = null;
-let resizeHooked = false;
-
-function phoneLayout() {
-  return typeof window !== "undefined" && window.matchMedia && window.matchMedia(PHONE_QUERY).matches;
-}
+const VIEW = { hooked: false };
 
 /** The order the cities are drawn in: the big one (the viewer; a spectator: the player to move,
  * else seat 0), then the others clockwise from it. */
@@ -814,24 +809,9 @@ function cityOrder(obs, viewer) {
  */
 export function render(svg, obs, comps, legal, ui = {}) {
   lastArgs = [svg, obs, comps, legal, ui];
-  if (!resizeHooked && typeof window !== "undefined") {
-    resizeHooked = true;
-    let phone = phoneLayout();
-    window.addEventListener("resize", () => {
-      const now = phoneLayout();
-      if (now !== phone && lastArgs) { phone = now; render(...lastArgs); }
-    });
-  }
-  hideTip();
-  if (typeof document !== "undefined" && document.body) document.body.classList.add("phone-page");
-  legal = legal || [];
-  while (svg.firstChild) svg.removeChild(svg.firstChild);
-  svg.classList.add("qp-board");
-  svg.classList.toggle("busy", !!ui.busy);
-  const n = obs.players.length;
-  const names = Array.from({ length: n }, (_, p) => (ui.names && ui.names[p]) || obs.players[p].name || `Seat ${p}`);
-  const colors = ui.colors && ui.colors.length >= n ? ui.colors : SEAT_COLORS;
-  const viewer = ui.seat ?? obs.seat ?? null;
+  let names, colors, viewer;
+  ({ legal, names, colors, viewer } = startBoard(VIEW, svg, obs, legal, ui, "qp-board", SEAT_COLORS,
+    () => render(...lastArgs)));
   const ctx = {
     obs, comps, legal, names, colors, viewer, drawn: new Set(),
     onAction: typeof ui.onAction === "function" && legal.length ? ui.onAction : null,

@@ -146,3 +146,43 @@ export function tip(node, html, on) {
   node.addEventListener("focus", () => show(null));
   node.addEventListener("blur", hide);
 }
+
+/** The width below which the board views switch to their one-column phone layout. */
+export const PHONE_QUERY = "(max-width: 760px)";
+
+/** Whether the screen is phone-sized (PHONE_QUERY). */
+export function phoneLayout() {
+  return typeof window !== "undefined" && window.matchMedia && window.matchMedia(PHONE_QUERY).matches;
+}
+
+/**
+ * The common start of a board view's `render`: hooks `redraw` (once per view: `view.hooked`) to run
+ * when the screen crosses between phone and desktop size, hides a left-over tooltip, marks the page
+ * for the phone layout, clears `svg` and gives it `boardClass` (and `busy` while an action is under
+ * way). Returns `{ legal, n, names, colors, viewer }`: the legal actions (never null), the number
+ * of seats, each seat's display name, each seat's colour (`ui.colors`, else `seatColors`) and the
+ * seat the page plays (null: a spectator).
+ */
+export function startBoard(view, svg, obs, legal, ui, boardClass, seatColors, redraw) {
+  if (!view.hooked && typeof window !== "undefined") {
+    view.hooked = true;
+    let phone = phoneLayout();
+    window.addEventListener("resize", () => {
+      const now = phoneLayout();
+      if (now !== phone) { phone = now; redraw(); }
+    });
+  }
+  hideTip();
+  if (typeof document !== "undefined" && document.body) document.body.classList.add("phone-page");
+  while (svg.firstChild) svg.removeChild(svg.firstChild);
+  svg.classList.add(boardClass);
+  svg.classList.toggle("busy", !!ui.busy);
+  const n = obs.players.length;
+  return {
+    legal: legal || [],
+    n,
+    names: Array.from({ length: n }, (_, p) => (ui.names && ui.names[p]) || obs.players[p].name || `Seat ${p}`),
+    colors: ui.colors && ui.colors.length >= n ? ui.colors : seatColors,
+    viewer: ui.seat ?? obs.seat ?? null,
+  };
+}
