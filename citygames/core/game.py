@@ -390,7 +390,8 @@ def _rebuild_game(game_id: str, options: dict) -> Game:
 class State:
     """Everything that changes during one game. Subclasses implement the abstract methods.
 
-    Common attributes: ``game``, ``seed``, ``history`` (list of applied action ids) and ``log``
+    Common attributes: ``game``, ``seed``, ``history`` (the applied action ids, and ``[seat, id]``
+    pairs for the choices of simultaneous steps) and ``log``
     (list of ``Event``).
     """
 

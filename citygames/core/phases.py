@@ -61,11 +61,6 @@ class Step:
         self.key = key or name
         self.resolve = resolve
 
-    @property
-    def simultaneous(self) -> bool:
-        """Whether several seats answer this step at once (it has a ``resolve``)."""
-        return self.resolve is not None
-
     def __repr__(self) -> str:
         return f"Step({self.key!r})"
 
