@@ -175,24 +175,26 @@ class SealedState(SimultaneousFlatState):
         return obs
 
     def resample(self, seat, rng):
-        s = self.clone()
+        """A copy (built through ``to_dict`` / ``game.state_from_dict``, so no cache survives) whose
+        other seats' budgets are redrawn among the values their spending allows, and their pending
+        bids among what they may bid."""
         if self.is_terminal():
-            return s
-        budget = list(s.budget)
+            return self.clone()
+        d = self.to_dict()
+        space = self.game.action_space
+        budget, pending, history = list(self.budget), list(self.pending), list(self.history)
         for p in range(self.game.num_players):
-            if p != seat:
-                low = max(BUDGET[0], s.spent[p] + (max(0, self.game.action_space.table[s.pending[p]].arg)
-                                                   if s.pending[p] >= 0 else 0))
-                budget[p] = low + rng.randbelow(BUDGET[1] - low) if low < BUDGET[1] else low
-        s.budget = tuple(budget)
-        s._legal = None
-        for p in range(self.game.num_players):
-            if p != seat and s.pending[p] >= 0:
-                bids = _legal_bid(s, p)
-                new = bids[rng.randbelow(len(bids))].id
-                s.history = [[p, new] if e == [p, s.pending[p]] else e for e in s.history]
-                s.pending[p] = new
-        return s
+            if p == seat:
+                continue
+            bid = space.table[pending[p]].arg if pending[p] >= 0 else 0
+            low = max(BUDGET[0], self.spent[p] + bid)
+            budget[p] = low + rng.randbelow(BUDGET[1] - low) if low < BUDGET[1] else low
+            if pending[p] >= 0:
+                new = space.get("bid", rng.randbelow(min(BIDS - 1, budget[p] - self.spent[p]) + 1)).id
+                history = [[p, new] if e == [p, pending[p]] else e for e in history]
+                pending[p] = new
+        d.update(budget=budget, pending=pending, history=history)
+        return self.game.state_from_dict(d)
 
 
 def max_game_length(game) -> int:
