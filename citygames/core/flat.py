@@ -171,7 +171,9 @@ class Derived(FieldKind):
 
 
 class Cache(FieldKind):
-    """A cache of immutable data valid until the next action: shared by clones, ``None`` after ``from_dict``."""
+    """A cache of immutable data valid until the next action: shared by clones, ``None`` after ``from_dict``,
+    after ``FlatState.blank`` and after every action (``FlatState.apply_action`` clears every cache field;
+    a game that changes its state outside an action, as ``resample`` does, clears them itself)."""
 
     serialised = False
 
@@ -233,6 +235,8 @@ class _FlatStateMeta(type):
                 raise TypeError(f"{name}.FIELDS redeclares inherited field(s) {', '.join(clash)}")
             ns["__slots__"] = tuple(own)
             ns["ALL_FIELDS"] = {**inherited, **own}
+            # the game's own caches (besides the legal actions): valid until the next action
+            ns["CACHES"] = tuple(k for k, kind in ns["ALL_FIELDS"].items() if isinstance(kind, Cache) and k != "_legal")
         cls = super().__new__(mcls, name, bases, ns)
         # a subclass without FIELDS of its own gets its own clone too (else its clones would be of the base
         # class), unless a base wrote its clone by hand
@@ -279,6 +283,8 @@ class FlatState(State, metaclass=_FlatStateMeta):
         machine find the first decision."""
         s = object.__new__(cls)
         s.game, s.seed, s.history, s.log, s.player, s.origin, s._legal = game, seed, [], [], 0, origin, None
+        for name in cls.CACHES:
+            setattr(s, name, None)
         return s
 
     def legal_actions(self, player: int | None = None) -> list:
@@ -314,6 +320,8 @@ class FlatState(State, metaclass=_FlatStateMeta):
         if a not in legal:
             raise IllegalActionError(self.RULES.why_illegal(self, a), a)
         self._legal = None
+        for name in self.CACHES:
+            setattr(self, name, None)
         self.history.append(a.id)
         self.RULES.apply(self, a)
 
@@ -449,6 +457,8 @@ class SimultaneousFlatState(FlatState):
         choices = tuple(self.pending)
         self.pending = [-1] * self.game.num_players
         self._legal = None
+        for name in self.CACHES:    # a choice alone changes nothing they hold; the reveal does
+            setattr(self, name, None)
         rules = self.RULES
         rules.steps[self.step].resolve(self, choices)
         rules.advance(self)

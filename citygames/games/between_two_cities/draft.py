@@ -96,7 +96,6 @@ def set_up(s, game, seed: int) -> None:
     s.phase = P_DRAFT
     s.step = NO_DECISION
     s.player = 0
-    s._scores = None
     s.event("setup", None, players=n, capitals=game.capitals, mats=list(mats),
             districts=[list(d) for d in s.districts], district_discard=s.district_discard)
 

@@ -233,7 +233,6 @@ class _Reader:
         self.n = game.num_players
         self.L = _lines(game, text)
         s = self.s = BTCState.blank(game, 0, origin=text)
-        s._scores = None
         self.c = game.components
         self.dup_of = {d.id.upper(): d.idx for d in self.c.duplexes}
 

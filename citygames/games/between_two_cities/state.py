@@ -95,12 +95,6 @@ class BTCState(SimultaneousFlatState):
         RULES.advance(s)
         return s
 
-    def apply_action(self, action, player: int | None = None) -> None:
-        """Apply ``action`` (an ``Action`` or its id) of ``player``; ``IllegalActionError`` naming the
-        rule, with the state unchanged, when it is not legal now."""
-        SimultaneousFlatState.apply_action(self, action, player)
-        self._scores = None
-
     # --- the contract ----------------------------------------------------------------------------
     def current_player(self) -> int:
         return TERMINAL if self.phase == P_END else self.player

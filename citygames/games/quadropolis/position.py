@@ -361,7 +361,6 @@ class _Reader:
         self.L = _lines(game, text)
         self.cat = _Catalogue(game)
         s = self.s = QuadropolisState.blank(game, 0, origin=text)
-        s._best = None
 
     def state(self):
         self.header()

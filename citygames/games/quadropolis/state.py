@@ -89,16 +89,9 @@ class QuadropolisState(FlatState):
     def new(cls, game, seed: int) -> "QuadropolisState":
         """A new game set up from ``seed`` (§3); the first player's first take is pending."""
         s = cls.blank(game, seed)
-        s._best = None
         site.set_up(s, game, seed)
         RULES.advance(s)
         return s
-
-    def apply_action(self, action, player: int | None = None) -> None:
-        """Apply ``action`` (an ``Action`` or its id) of ``player`` (default: the seat to move);
-        ``IllegalActionError`` naming the rule, with the state unchanged, when it is not legal now."""
-        FlatState.apply_action(self, action, player)
-        self._best = None
 
     # --- the contract ----------------------------------------------------------------------------
     def current_player(self) -> int:
