@@ -1,14 +1,19 @@
-"""Seeded random play for tests that need many states along real games (positions, tensors)."""
+"""Seeded random play for tests that need many states along real games (positions, tensors), and
+the checks the games' tensor tests share."""
 
 from __future__ import annotations
 
+import numpy as np
+
 from citygames.core import Rng
+from citygames.core.conformance import random_move
 
 
 def random_states(game, seeds, every: int = 1, rng_seed=lambda seed: seed):
     """Every ``every``-th state (and the last) of seeded random games of ``game``: game ``seed`` is set
-    up from ``seed`` and its actions drawn by ``Rng(rng_seed(seed))``. The same state object is
-    yielded as it advances: clone it to keep it."""
+    up from ``seed`` and its actions drawn by ``Rng(rng_seed(seed))`` (in a simultaneous step a random
+    seat among those to move acts). The same state object is yielded as it advances: clone it to
+    keep it."""
     for seed in seeds:
         rng = Rng(rng_seed(seed))
         s = game.new_initial_state(seed)
@@ -18,6 +23,27 @@ def random_states(game, seeds, every: int = 1, rng_seed=lambda seed: seed):
                 yield s
             if s.is_terminal():
                 break
-            legal = s.legal_actions()
-            s.apply_action(legal[rng.randbelow(len(legal))])
+            random_move(s, rng)
             k += 1
+
+
+def explain(layout, a, b) -> str:
+    """Where two observation tensors of ``layout`` first differ: the slice, the index in it, both values."""
+    i = int(np.flatnonzero(a != b)[0])
+    sl = next(x for x in layout if x.offset <= i < x.stop)
+    return f"slice {sl.name} index {np.unravel_index(i - sl.offset, sl.shape)}: {a[i]} != {b[i]}"
+
+
+def tensor_maxima(layout, states, seats):
+    """Check every tensor of ``states`` seen by ``seats`` against ``layout``'s bounds (float32, its length,
+    within each slice's low..high) and return the element-wise maximum seen, to show the slices are used."""
+    low, high = layout.low(), layout.high()
+    seen = np.full(layout.size, -np.inf, np.float32)
+    for s in states:
+        for seat in seats:
+            t = s.observation_tensor(seat)
+            assert t.dtype == np.float32 and t.shape == (layout.size,)
+            bad = np.flatnonzero((t < low) | (t > high))
+            assert not bad.size, explain(layout, t, np.clip(t, low, high))
+            np.maximum(seen, t, out=seen)
+    return seen

@@ -22,6 +22,9 @@ from citygames.games.between_two_cities.game import PAIRS
 from citygames.games.between_two_cities.steps import STEP_KEYS
 from citygames.games.between_two_cities.scoring import CATEGORIES
 
+from play_helpers import explain, tensor_maxima
+from play_helpers import random_states as _random_states
+
 TENSOR_MD = Path(__file__).resolve().parents[1] / "citygames" / "games" / "between_two_cities" / "TENSOR.md"
 OPTION_SETS = [(2, False), (3, False), (7, False), (2, True), (4, True), (7, True)]
 GAME = "between_two_cities"
@@ -36,22 +39,8 @@ def option_id(o) -> str:
 
 
 def random_states(g, seeds, every: int = 1):
-    """Every ``every``-th state (and the last) of seeded random games, a random seat acting among those to
-    move; the same object advancing (clone it to keep it)."""
-    for seed in seeds:
-        rng = Rng(seed * 7 + 1)
-        s = g.new_initial_state(seed)
-        k = 0
-        while True:
-            if k % every == 0 or s.is_terminal():
-                yield s
-            if s.is_terminal():
-                break
-            movers = s.players_to_move()
-            p = movers[rng.randbelow(len(movers))]
-            legal = s.legal_actions(p)
-            s.apply_action(legal[rng.randbelow(len(legal))], player=p)
-            k += 1
+    """Every ``every``-th state (and the last) of seeded random games."""
+    return _random_states(g, seeds, every, rng_seed=lambda seed: seed * 7 + 1)
 
 
 def cities_seen_by(g, seat):
@@ -149,12 +138,6 @@ def reference(s, seat) -> np.ndarray:
         for p in obs["result"]["winners"]:
             V("winners")[order.index(p)] = 1
     return v
-
-
-def explain(lay, a, b) -> str:
-    i = int(np.flatnonzero(a != b)[0])
-    sl = next(x for x in lay if x.offset <= i < x.stop)
-    return f"slice {sl.name} index {np.unravel_index(i - sl.offset, sl.shape)}: {a[i]} != {b[i]}"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -258,14 +241,7 @@ def test_hidden_parts_never_change_the_tensor(options):
 def test_bounds_hold_over_seeded_random_games(options):
     g = game(*options)
     lay = g.observation_tensor_layout()
-    low, high = lay.low(), lay.high()
-    seen_max = np.full(lay.size, -np.inf, np.float32)
-    for s in random_states(g, range(100, 104)):
-        for seat in [*range(g.num_players), None]:
-            t = s.observation_tensor(seat)
-            bad = np.flatnonzero((t < low) | (t > high))
-            assert not bad.size, explain(lay, t, np.clip(t, low, high))
-            np.maximum(seen_max, t, out=seen_max)
+    seen_max = tensor_maxima(lay, random_states(g, range(100, 104)), [*range(g.num_players), None])
     for name in ("to_move", "chosen", "my_choice_tiles", "my_choice_duplex", "known_hands", "known_hand",
                  "my_duplexes", "known_discards", "my_discarded_duplexes", "to_place_tiles", "to_place_duplexes",
                  "side_done", "cities", "city_score", "winners", "bag", "duplex_bag"):

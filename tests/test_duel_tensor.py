@@ -22,6 +22,7 @@ from citygames.core.tensor import seat_order
 from citygames.games.seven_wonders_duel.components import COLORS, LAW, NS, RESOURCES, SYMBOLS
 from citygames.games.seven_wonders_duel.constants import CATEGORIES, STEP_KEYS, VICTORY_NAMES
 from citygames.games.seven_wonders_duel.tensor import COIN_CAP
+from play_helpers import explain, tensor_maxima  # noqa: E402
 from play_helpers import random_states as _random_states  # noqa: E402
 
 OPTION_SETS = [{}, {"first_game_wonders": True}, {"next_age_chooser": "first_print"}]
@@ -130,12 +131,6 @@ def reference(s, seat) -> np.ndarray:
 def random_states(g, seeds, every: int = 1):
     """Every ``every``-th state (and the last) of seeded random games."""
     return _random_states(g, seeds, every, rng_seed=lambda seed: seed * 7 + 1)
-
-
-def explain(lay, a, b) -> str:
-    i = int(np.flatnonzero(a != b)[0])
-    sl = next(x for x in lay if x.offset <= i < x.stop)
-    return f"slice {sl.name} index {i - sl.offset}: {a[i]} != {b[i]}"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -352,15 +347,7 @@ def test_wonders_and_tucked_cards():
 def test_bounds_hold_over_seeded_random_games(options):
     g = game(**options)
     lay = g.observation_tensor_layout()
-    low, high = lay.low(), lay.high()
-    seen_max = np.full(lay.size, -np.inf, np.float32)
-    for s in random_states(g, range(100, 180), every=3):
-        for seat in (0, 1, None):
-            t = s.observation_tensor(seat)
-            assert t.dtype == np.float32 and t.shape == (lay.size,)
-            bad = np.flatnonzero((t < low) | (t > high))
-            assert not bad.size, explain(lay, t, np.clip(t, low, high))
-            np.maximum(seen_max, t, out=seen_max)
+    seen_max = tensor_maxima(lay, random_states(g, range(100, 180), every=3), (0, 1, None))
     # the slices are used: every flag slice is set somewhere, and the counts go above 1
     for name in ("cards", "structure_card", "structure_state", "discard", "tucked", "coins", "vp", "card_price"):
         assert lay.view(seen_max, name).max() >= 1, name

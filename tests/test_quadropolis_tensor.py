@@ -20,6 +20,7 @@ from citygames.core.tensor import seat_order
 from citygames.games.quadropolis.components import TYPES
 from citygames.games.quadropolis.constants import STEP_KEYS
 from citygames.games.quadropolis.scoring import CATEGORIES
+from play_helpers import explain, tensor_maxima  # noqa: E402
 from play_helpers import random_states as _random_states  # noqa: E402
 
 TENSOR_MD = Path(__file__).resolve().parents[1] / "citygames" / "games" / "quadropolis" / "TENSOR.md"
@@ -121,12 +122,6 @@ def reference(s, seat) -> np.ndarray:
 def random_states(g, seeds, every: int = 1, rng_salt: int = 7):
     """Every ``every``-th state (and the last) of seeded random games."""
     return _random_states(g, seeds, every, rng_seed=lambda seed: seed * rng_salt + 1)
-
-
-def explain(lay, a, b) -> str:
-    i = int(np.flatnonzero(a != b)[0])
-    sl = next(x for x in lay if x.offset <= i < x.stop)
-    return f"slice {sl.name} index {np.unravel_index(i - sl.offset, sl.shape)}: {a[i]} != {b[i]}"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -243,14 +238,7 @@ def test_hidden_tiles_never_change_the_tensor(mode, n):
 def test_bounds_hold_over_seeded_random_games(options):
     g = game(*options)
     lay = g.observation_tensor_layout()
-    low, high = lay.low(), lay.high()
-    seen_max = np.full(lay.size, -np.inf, np.float32)
-    for s in random_states(g, range(100, 116), every=4, rng_salt=11):
-        for seat in (0, None):
-            t = s.observation_tensor(seat)
-            bad = np.flatnonzero((t < low) | (t > high))
-            assert not bad.size, explain(lay, t, np.clip(t, low, high))
-            np.maximum(seen_max, t, out=seen_max)
+    seen_max = tensor_maxima(lay, random_states(g, range(100, 116), every=4, rng_salt=11), (0, None))
     # the slices are used
     for name in ("site", "urbanist", "slot_architect", "slot_seat", "slot_blocked", "city_type", "city_height",
                  "city_active", "inhabitants", "energy", "winners", "pending_spaces"):
