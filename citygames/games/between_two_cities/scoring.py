@@ -360,49 +360,36 @@ def _park_group(n: int, rules: ScoringRules) -> int:
 def park_groups(cells: Sequence[int], geo: Geometry) -> list[int]:
     """The sizes of the city's connected park groups (via ``geo.adj``: orthogonal, bridges connect), in the
     order of their first cell."""
-    return _groups(cells, geo, lambda k: k == PARK)
+    return _group_sizes({i for i, k in enumerate(cells) if k == PARK}, geo.adj)
 
 
 def park_points(cells: Sequence[int], geo: Geometry, rules: ScoringRules) -> int:
     """The points of a city's parks (§5, RB p5): each connected group scores ``rules.park[size]``, then
     ``rules.park_extra`` per park beyond the table (2 / 8 / 12 / 13 / 14 ...); groups score separately
     (four lone parks = 8; 3 + 1 = 14; 4 together = 13; 2 + 2 = 16)."""
-    return _parks_of(set(i for i, k in enumerate(cells) if k == PARK), geo, rules)
+    return _parks_of({i for i, k in enumerate(cells) if k == PARK}, geo, rules)
 
 
 def _parks_of(left: set[int], geo: Geometry, rules: ScoringRules) -> int:
     """``park_points`` of the parks at the cells ``left`` (emptied on the way)."""
-    adj = geo.adj
-    total = 0
-    while left:
-        stack = [left.pop()]
-        n = 0
+    return sum(_park_group(n, rules) for n in _group_sizes(left, geo.adj))
+
+
+def _group_sizes(left: set[int], adj) -> list[int]:
+    """The sizes of the connected groups (via ``adj``) of the cells ``left``, in the order of their
+    smallest cell; ``left`` is emptied on the way."""
+    sizes = []
+    for i in sorted(left):
+        if i not in left:
+            continue
+        left.remove(i)
+        stack, n = [i], 0
         while stack:
             c = stack.pop()
             n += 1
             for j in adj[c]:
                 if j in left:
                     left.remove(j)
-                    stack.append(j)
-        total += _park_group(n, rules)
-    return total
-
-
-def _groups(cells: Sequence[int], geo: Geometry, member) -> list[int]:
-    adj = geo.adj
-    seen: set[int] = set()
-    sizes = []
-    for i, k in enumerate(cells):
-        if i in seen or not member(k):
-            continue
-        seen.add(i)
-        stack, n = [i], 0
-        while stack:
-            c = stack.pop()
-            n += 1
-            for j in adj[c]:
-                if j not in seen and member(cells[j]):
-                    seen.add(j)
                     stack.append(j)
         sizes.append(n)
     return sizes
@@ -464,21 +451,7 @@ def largest_district(cells: Sequence[int], geo: Geometry, pair: tuple[int, int])
     a, b = pair
     types = TYPE_OF
     left = {i for i, k in enumerate(cells) if k and (types[k] == a or types[k] == b)}
-    adj = geo.adj
-    best = 0
-    while left:                      # the connected regions of the pair's cells, one after the other
-        stack = [left.pop()]
-        n = 0
-        while stack:
-            c = stack.pop()
-            n += 1
-            for j in adj[c]:
-                if j in left:
-                    left.discard(j)
-                    stack.append(j)
-        if n > best:
-            best = n
-    return best
+    return max(_group_sizes(left, geo.adj), default=0)
 
 
 def district_points(sizes: Sequence[int], first: int, second: int) -> list[int]:
