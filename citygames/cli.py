@@ -668,7 +668,9 @@ def rules(ctx, game_id, players, assumptions, sets) -> None:
               help="seconds a bot waits before each move")
 @click.option("--bot-processes", type=click.IntRange(min=0), default=0, show_default=True,
               help="run bots in this many worker processes (0: worker threads)")
-def serve(host, port, db, bot_delay, bot_processes) -> None:
+@click.option("--idle-evict", type=click.FloatRange(min=0), default=600.0, show_default=True,
+              help="seconds after which an open table nobody uses leaves memory (0: never)")
+def serve(host, port, db, bot_delay, bot_processes, idle_evict) -> None:
     """Run the browser table: lobby, tables, spectators and replays over HTTP and WebSockets."""
     try:
         import uvicorn
@@ -686,7 +688,7 @@ def serve(host, port, db, bot_delay, bot_processes) -> None:
     except Exception as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise click.BadParameter(f"cannot open the database: {first}", param_hint="--db") from None
-    app = create_app(url, bot_delay=bot_delay, bot_processes=bot_processes)
+    app = create_app(url, bot_delay=bot_delay, bot_processes=bot_processes, idle_evict=idle_evict)
     import gc
     for game_id in registered_games():  # import every engine now rather than during play
         try:

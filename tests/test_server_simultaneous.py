@@ -364,7 +364,7 @@ def test_restart_with_pending_choices(tmp_path):
             m = state_where(ws[1], lambda m: m["seq"] == 2)
             assert m["to_move"] == [2] and m["chosen"] == [0, 1]
     with server(db, bot_delay=1000) as client:
-        table = manager(client).tables[tid]
+        table = client.portal.call(manager(client).get, tid)   # loaded on first use
         assert chosen_seats(table.state) == [0, 1] and table.state.players_to_move() == (2,)
         with Seats(client, t, [0, 1]) as ws:
             m0, m1 = next_state(ws[0]), next_state(ws[1])
@@ -420,7 +420,7 @@ def test_tables_stored_before_simultaneous_steps_still_load(tmp_path):
     finally:
         repo.close()
     with server(db) as client:
-        table = manager(client).tables["oldcapitals"]
+        table = client.portal.call(manager(client).get, "oldcapitals")   # loaded on first use
         assert table.state.to_dict() == st.to_dict() and table.seq == 30
         p = st.current_player()
         with client.websocket_connect(f"/ws/tables/oldcapitals?seat={p}&token={token}") as ws:

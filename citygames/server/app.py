@@ -28,7 +28,7 @@ from citygames.core.registry import game_info
 from citygames.core.records import replay as replay_record
 
 from .db import Repository, resolve_db_url
-from .tables import Connection, TableManager, event_json, public_seat, summary, token_ok
+from .tables import IDLE_EVICT, Connection, TableManager, event_json, public_seat, summary, token_ok
 
 log = logging.getLogger("citygames.server")
 
@@ -172,7 +172,8 @@ def _page(name: str, static_dir: Path):
 
 
 def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str | Path | None = None,
-               static_dir: str | Path | None = None, bot_processes: int = 0) -> FastAPI:
+               static_dir: str | Path | None = None, bot_processes: int = 0,
+               idle_evict: float | None = IDLE_EVICT) -> FastAPI:
     """The browser table's ASGI application.
 
     Args:
@@ -181,6 +182,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         data_dir: folder of the default SQLite file (default ``data`` under the current directory).
         static_dir: the front end's folder (default: ``static/`` next to this module).
         bot_processes: run bots in this many worker processes (default 0: a thread pool).
+        idle_evict: seconds after which an open table with no connection and no bot task leaves
+            memory (loaded again on its next use); ``None`` or 0: never (issue 16).
     """
     url = resolve_db_url(db_url, data_dir)
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
@@ -188,11 +191,10 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         repo = await asyncio.to_thread(Repository, url)
-        manager = TableManager(repo, bot_delay=bot_delay, bot_processes=bot_processes)
+        manager = TableManager(repo, bot_delay=bot_delay, bot_processes=bot_processes, idle_evict=idle_evict)
         app.state.manager = manager
-        restored = await manager.restore()
-        if restored:
-            log.info("restored %d unfinished table(s)", restored)
+        # the port opens now: tables load on first use, those with bots in the background (issue 16, defect 4)
+        manager.start()
         try:
             yield
         finally:
@@ -259,6 +261,12 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
     @app.get("/api/bots")
     async def bots():
         return sorted(BOTS)
+
+    @app.get("/api/health")
+    async def health(request: Request):
+        """For the operator: ``TableManager.health()`` (counts of tables in memory, connections,
+        bot tasks, tables still restoring, broken tables, slow clients closed); no secrets."""
+        return manager(request).health()
 
     # --- tables ------------------------------------------------------------------------------
     @app.post("/api/tables", status_code=201)

@@ -24,13 +24,20 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import ctypes
 import functools
 import hashlib
 import hmac
 import json
 import logging
+import os
 import secrets
+import signal
 import string
+import sys
+import threading
+import time
+import weakref
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable
 
@@ -44,8 +51,13 @@ log = logging.getLogger("citygames.server")
 
 #: the largest WebSocket message a client may send (bytes)
 MAX_MESSAGE = 4096
-#: a connection whose outgoing queue grows beyond this is too slow and gets closed
+#: a connection whose outgoing queue grows beyond this is too slow and gets closed (1008)
 MAX_QUEUE = 500
+#: seconds the server waits for the transport to take the 1008 close frame of a connection that
+#: fell behind; after that the connection is dropped from its table (issue 16, defect 9)
+CLOSE_TIMEOUT = 10.0
+#: default seconds an open table with no connection and no bot task stays in memory
+IDLE_EVICT = 600.0
 #: table ids: short random strings over this alphabet
 ID_ALPHABET = string.ascii_lowercase + string.digits
 ID_LENGTH = 10
@@ -78,6 +90,42 @@ def event_json(index: int, e) -> dict:
 def bot_move(name: str, seed: int, state: State, seat: int) -> int:
     """Run in a worker: the bot ``name`` (seeded with ``seed``) chooses an action for ``seat``."""
     return int(make_bot(name, seed).step(state, seat))
+
+
+#: prctl(2) option: the signal a process gets when its parent dies (Linux)
+PR_SET_PDEATHSIG = 1
+
+
+def bot_worker_init(parent_pid: int, poll: float = 0.5) -> None:
+    """Initializer of every bot worker process (``--bot-processes N``; issue 16, defect 7): the
+    worker dies with the server, even when the server is killed with SIGKILL.
+
+    On Linux the kernel sends the worker SIGKILL when its parent goes (``prctl(PR_SET_PDEATHSIG)``);
+    everywhere, a daemon thread checks every ``poll`` seconds that ``os.getppid()`` is still
+    ``parent_pid`` and exits the process otherwise (also covering a parent that died before
+    ``prctl`` took effect). The spawn context's resource tracker needs nothing: it exits when the
+    last process holding its pipe (the server and these workers) is gone.
+
+    Args:
+        parent_pid: the server's pid (``os.getpid()`` in the server when the pool is made).
+        poll: seconds between two checks of the parent.
+    """
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, int(signal.SIGKILL), 0, 0, 0)
+        except (OSError, AttributeError):  # pragma: no cover - no usable libc: the thread below still works
+            pass
+    if os.getppid() != parent_pid:
+        os._exit(1)
+
+    def watch() -> None:
+        while True:
+            time.sleep(poll)
+            if os.getppid() != parent_pid:
+                os._exit(1)
+
+    threading.Thread(target=watch, name="citygames-parent-watch", daemon=True).start()
 
 
 def _bot_seed(table_seed: int, table_id: str, seat: int, seq: int) -> int:
@@ -132,6 +180,13 @@ def _dumps(msg: dict) -> str:
 class Connection:
     """One WebSocket watching a table: its seat (``None``: a spectator) and an outgoing queue.
 
+    Messages are sent by ``writer()`` (one task per socket), so a slow client never holds up a
+    table. A client that falls ``MAX_QUEUE`` messages behind is closed with code 1008 (issue 16,
+    defect 9): its queued messages are dropped, the writer is stopped (it may be blocked sending to
+    a client that reads nothing) and the close frame is sent at once, waiting at most
+    ``CLOSE_TIMEOUT`` seconds for the transport to take it; then ``on_gone`` (set by
+    ``TableManager.attach``: detach from the table) runs either way.
+
     Args:
         send_text: coroutine function sending one text frame.
         close: coroutine function closing the socket with a code.
@@ -146,27 +201,52 @@ class Connection:
         self.log_pos = 0          # events the client has received (index into state.log)
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        #: the task sending the 1008 close of a connection that fell behind (``None``: not closing)
+        self.closing: asyncio.Task | None = None
+        #: called once the 1008 close is sent or given up (``TableManager.attach`` sets it)
+        self.on_gone: Callable[[], Any] | None = None
+        self._writer_task: asyncio.Task | None = None
 
     def put(self, text: str) -> None:
+        """Queue ``text`` for the client; past ``MAX_QUEUE`` queued messages, close it (1008)."""
         if self.closed:
             return
         if self.queue.qsize() >= MAX_QUEUE:
-            log.warning("closing a connection that does not keep up (%d queued messages)", self.queue.qsize())
-            self.closed = True
-            self.queue.put_nowait(None)
+            self._overflow()
             return
         self.queue.put_nowait(text)
 
     def error(self, message: str, seq: int | None = None) -> None:
         self.put(_dumps({"type": "error", "message": message, "seq": seq}))
 
+    def _overflow(self) -> None:
+        log.warning("closing a connection that does not keep up (%d queued messages): 1008", self.queue.qsize())
+        self.closed = True
+        while not self.queue.empty():   # nothing more goes to it: the close frame is next
+            self.queue.get_nowait()
+        if self._writer_task is not None and not self._writer_task.done():
+            self._writer_task.cancel()  # it may wait on a full socket buffer
+        self.closing = asyncio.get_running_loop().create_task(self._close_slow())
+
+    async def _close_slow(self) -> None:
+        try:
+            await asyncio.wait_for(self.close(1008), CLOSE_TIMEOUT)
+        except asyncio.TimeoutError:
+            log.warning("a connection closed for not keeping up did not take its close frame within %.0f s; "
+                        "dropped", CLOSE_TIMEOUT)
+        except Exception:  # the socket went away meanwhile
+            pass
+        finally:
+            if self.on_gone is not None:
+                self.on_gone()
+
     async def writer(self) -> None:
-        """Send queued messages until ``None`` (then close with 1008: too slow) or cancellation."""
+        """Send queued messages until cancellation (or the socket fails: then ``closed`` is set)."""
+        self._writer_task = asyncio.current_task()
         try:
             while True:
                 text = await self.queue.get()
-                if text is None:
-                    await self.close(1008)
+                if text is None:   # pragma: no cover - nothing queues None any more
                     return
                 await self.send_text(text)
         except asyncio.CancelledError:
@@ -382,15 +462,25 @@ def record_actions(data: TableData, actions: list[tuple[int, int, int]]) -> list
 class TableManager:
     """Every table of the server, the repository behind them and the bots' workers.
 
+    Tables live in memory only while they are used (issue 16, defect 4 and "idle open tables are
+    evicted"): a table is loaded from its record on first use (``get``); after a start,
+    ``start()`` restores in the background the open tables with a bot seat, so bot turns resume by
+    themselves; an open table with no connection and no bot task for ``idle_evict`` seconds is
+    dropped from memory (and loaded again on the next use). See PROTOCOL.md, "Restore and eviction".
+
     Args:
         repo: the ``Repository``.
         bot_delay: seconds a bot waits before moving (a visible pause; 0 in tests).
-        bot_processes: run bots in this many worker processes (0: a thread pool).
+        bot_processes: run bots in this many worker processes (0: a thread pool); the workers die
+            with the server (``bot_worker_init``).
+        idle_evict: seconds after which an idle open table leaves memory; ``None`` or 0: never.
     """
 
-    def __init__(self, repo: Repository, bot_delay: float = 0.6, bot_processes: int = 0):
+    def __init__(self, repo: Repository, bot_delay: float = 0.6, bot_processes: int = 0,
+                 idle_evict: float | None = IDLE_EVICT):
         self.repo = repo
         self.bot_delay = bot_delay
+        self.idle_evict = idle_evict or None
         self.tables: dict[str, Table] = {}
         self.broken: dict[str, str] = {}
         # SQLite has one writer at a time: one database thread avoids lock contention
@@ -399,13 +489,23 @@ class TableManager:
         if bot_processes > 0:
             import multiprocessing
             self.bot_pool: concurrent.futures.Executor = concurrent.futures.ProcessPoolExecutor(
-                max_workers=bot_processes, mp_context=multiprocessing.get_context("spawn"))
+                max_workers=bot_processes, mp_context=multiprocessing.get_context("spawn"),
+                initializer=bot_worker_init, initargs=(os.getpid(),))
         else:
             self.bot_pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="citygames-bot")
-        self._load_lock = asyncio.Lock()
         self._closing = False
         self.commits = GroupCommit(self)
         self._records: dict[str, list] = {}   # finished tables' record actions (they never change)
+        self._loading: dict[str, asyncio.Task] = {}     # table id -> the task loading it (one per table)
+        # tables dropped from memory that something still holds (a socket between get and attach):
+        # the same object comes back on the next get, never a second copy of a table
+        self._evicted: weakref.WeakValueDictionary[str, Table] = weakref.WeakValueDictionary()
+        self._idle_since: dict[str, float] = {}          # table id -> loop time it was last seen in use
+        self._background: list[asyncio.Task] = []
+        #: open tables with a bot seat still to be restored in the background after a start
+        self.restore_pending = 0
+        #: connections closed (1008) because they did not keep up with their messages
+        self.slow_closed = 0
 
     # --- plumbing ----------------------------------------------------------------------------
     async def db(self, fn, *args, **kwargs):
@@ -413,9 +513,19 @@ class TableManager:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_pool, functools.partial(fn, *args, **kwargs))
 
+    def start(self) -> None:
+        """Start the server's background work and return at once (the port opens without waiting;
+        issue 16, defect 4): ``restore()`` and, with ``idle_evict``, the sweep of idle tables."""
+        loop = asyncio.get_running_loop()
+        self._background.append(loop.create_task(self.restore()))
+        if self.idle_evict:
+            self._background.append(loop.create_task(self._sweep()))
+
     async def close(self) -> None:
+        """Stop bots, background work and the workers (called once, when the server stops)."""
         self._closing = True
         tasks = [t for table in self.tables.values() for t in table.bot_tasks.values()]
+        tasks += self._background + list(self._loading.values())
         for t in tasks:
             t.cancel()
         for t in tasks:
@@ -426,52 +536,150 @@ class TableManager:
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
         self.db_pool.shutdown(wait=True)
 
+    def health(self) -> dict:
+        """What ``GET /api/health`` answers: counts only, never an id, token or seed.
+
+        ``{status: "ok", tables_in_memory, connections, bot_tasks, restoring, broken_tables,
+        slow_clients_closed, idle_evict_s}``; ``restoring`` counts the open tables with a bot seat
+        not yet restored since the start; ``idle_evict_s`` is ``None`` when tables are never evicted.
+        """
+        return {
+            "status": "ok",
+            "tables_in_memory": len(self.tables),
+            "connections": sum(len(t.conns) for t in self.tables.values()),
+            "bot_tasks": sum(len(t.bot_tasks) for t in self.tables.values()),
+            "restoring": self.restore_pending,
+            "broken_tables": len(self.broken),
+            "slow_clients_closed": self.slow_closed,
+            "idle_evict_s": self.idle_evict,
+        }
+
     # --- loading -------------------------------------------------------------------------------
     async def restore(self) -> int:
-        """Rebuild every unfinished table from the database and resume its bots; the count."""
-        rows = await self.db(self.repo.unfinished)
-        loop = asyncio.get_running_loop()
-        n = 0
-        for data, actions in rows:
+        """Restore, one table at a time, every open table with a bot seat (newest first) and resume
+        its bots; returns how many were restored. Runs in the background after a start
+        (``start``): it yields to the event loop between tables and each rebuild runs in a worker
+        thread, so requests are served meanwhile; a table somebody asks for is loaded at once by
+        ``get`` whatever its place here. Tables with human seats only wait for their first use.
+        """
+        while True:
             try:
-                table = await loop.run_in_executor(None, rebuild, data, actions)
-            except CitygamesError as exc:
-                log.error("cannot restore table %s: %s", data.id, exc)
-                self.broken[data.id] = str(exc)
-                continue
-            self.tables[data.id] = table
-            if table.state.is_terminal():  # complete record left open: close it now
-                await self._finish(table)
-            n += 1
-            self.schedule_bots(table)
+                rows = await self.db(self.repo.list_tables, "open", None)
+                break
+            except Exception:
+                log.exception("cannot list the open tables to restore; trying again in 5 s")
+                await asyncio.sleep(5)
+        todo = [d for d in rows if any(s.get("kind") == "bot" for s in d.seats)]
+        self.restore_pending = len(todo)
+        n = 0
+        try:
+            for data in todo:
+                if self._closing:
+                    break
+                try:
+                    if data.id in self.tables or await self._load(data.id, data) is not None:
+                        n += 1
+                except Exception:
+                    log.exception("cannot restore table %s", data.id)
+                self.restore_pending -= 1
+                await asyncio.sleep(0)
+        finally:
+            self.restore_pending = 0
+        if n:
+            log.info("restored %d open table(s) with bots", n)
         return n
 
     async def get(self, table_id: str) -> Table | None:
-        """The table in memory, loaded from the database if needed; ``None`` if unknown or broken."""
+        """The table in memory, loaded from the database if needed (on first use after a start or
+        after an eviction); ``None`` if unknown or broken (its record does not replay).
+
+        Raises:
+            Exception: the database failed (nothing is cached: the next call tries again).
+        """
         table = self.tables.get(table_id)
-        if table is not None or table_id in self.broken:
-            return table
-        async with self._load_lock:
-            table = self.tables.get(table_id)
-            if table is not None:
-                return table
+        if table is None:
+            if table_id in self.broken:
+                return None
+            table = self._evicted.pop(table_id, None)
+            if table is None:
+                return await self._load(table_id)
+            self.tables[table_id] = table   # evicted but still held somewhere: the same object back
+            self.schedule_bots(table)
+        self._touch(table_id)
+        return table
+
+    async def _load(self, table_id: str, data: TableData | None = None) -> Table | None:
+        """Load a table not in memory; concurrent calls for one table share one load."""
+        task = self._loading.get(table_id)
+        if task is None:
+            task = asyncio.get_running_loop().create_task(self._rebuild(table_id, data))
+            self._loading[table_id] = task
+            task.add_done_callback(lambda _t: self._loading.pop(table_id, None))
+        return await asyncio.shield(task)
+
+    async def _rebuild(self, table_id: str, data: TableData | None) -> Table | None:
+        if data is None:
             data = await self.db(self.repo.get_table, table_id)
             if data is None:
                 return None
-            actions = await self.db(self.repo.actions, table_id)
-            loop = asyncio.get_running_loop()
-            try:
-                table = await loop.run_in_executor(None, rebuild, data, actions)
-            except CitygamesError as exc:
-                self.broken[table_id] = str(exc)
-                return None
-            self.tables[table_id] = table
+        actions = await self.db(self.repo.actions, table_id)
+        try:
+            table = await asyncio.get_running_loop().run_in_executor(None, rebuild, data, actions)
+        except CitygamesError as exc:
+            log.error("cannot restore table %s: %s", table_id, exc)
+            self.broken[table_id] = str(exc)
+            return None
+        if table.state.is_terminal() and not table.finished:  # a complete record left open: close it
+            await self._finish(table)
+        current = self.tables.get(table_id)
+        if current is not None:  # pragma: no cover - nothing else puts a table not in memory back
+            return current
+        self.tables[table_id] = table
+        self._touch(table_id)
         self.schedule_bots(table)
         return table
 
+    def _touch(self, table_id: str) -> None:
+        self._idle_since[table_id] = asyncio.get_running_loop().time()
+
+    def _evict(self, table: Table) -> None:
+        if self.tables.get(table.id) is table:
+            del self.tables[table.id]
+        self._idle_since.pop(table.id, None)
+        self._evicted[table.id] = table
+
     def _maybe_evict(self, table: Table) -> None:
+        """Drop a finished table nobody watches from memory at once (it is loaded back to be watched)."""
         if table.finished and not table.conns and not table.bot_tasks:
-            self.tables.pop(table.id, None)
+            self._evict(table)
+
+    def evict_idle(self) -> int:
+        """Drop from memory every open table idle (no connection, no bot task, nothing running on
+        it) for ``idle_evict`` seconds; returns how many were dropped. The first time a table is
+        seen idle starts its clock (as does every ``get``)."""
+        if not self.idle_evict:
+            return 0
+        now = asyncio.get_running_loop().time()
+        n = 0
+        for tid, table in list(self.tables.items()):
+            if table.conns or table.bot_tasks or table.lock.locked() or tid in self._loading:
+                self._idle_since.pop(tid, None)
+                continue
+            if now - self._idle_since.setdefault(tid, now) >= self.idle_evict:
+                self._evict(table)
+                n += 1
+        if n:
+            log.debug("evicted %d idle table(s) from memory", n)
+        return n
+
+    async def _sweep(self) -> None:
+        interval = min(30.0, max(0.05, self.idle_evict / 4))
+        while not self._closing:
+            await asyncio.sleep(interval)
+            try:
+                self.evict_idle()
+            except Exception:  # pragma: no cover - a bug here must not stop the sweeps
+                log.exception("evicting idle tables failed")
 
     async def finished_actions(self, data: TableData) -> list:
         """The record's ``actions`` of the finished table ``data`` (see ``record_actions``), kept
@@ -561,7 +769,11 @@ class TableManager:
 
     # --- connections ---------------------------------------------------------------------------
     async def attach(self, table: Table, conn: Connection) -> None:
+        conn.on_gone = functools.partial(self._slow_gone, table, conn)
         async with table.lock:
+            if table.id not in self.tables:   # evicted between get() and now: it is the table still
+                self.tables[table.id] = table
+                self._evicted.pop(table.id, None)
             was = table.connected_seats()
             table.conns.add(conn)
             conn.log_pos = len(table.state.log)
@@ -572,6 +784,9 @@ class TableManager:
 
     async def detach(self, table: Table, conn: Connection) -> None:
         conn.closed = True
+        closing = conn.closing
+        if closing is not None and closing is not asyncio.current_task():
+            await asyncio.wait([closing])   # the 1008 close goes out before the socket is let go
         async with table.lock:
             if conn not in table.conns:
                 return
@@ -579,6 +794,13 @@ class TableManager:
             if conn.seat is not None and conn.seat not in table.connected_seats():
                 self.broadcast(table)  # the seat's last socket went: the others see it gone
         self._maybe_evict(table)
+
+    def _slow_gone(self, table: Table, conn: Connection) -> None:
+        """A connection closed for not keeping up (``Connection.on_gone``): count it and detach it
+        from its table now, even if its socket lingers."""
+        self.slow_closed += 1
+        self._background.append(asyncio.get_running_loop().create_task(self.detach(table, conn)))
+        self._background = [t for t in self._background if not t.done()]
 
     async def handle_message(self, table: Table, conn: Connection, raw: str | bytes) -> None:
         """One message from a client; every problem becomes an ``error`` to that client only."""
