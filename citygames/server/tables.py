@@ -798,9 +798,12 @@ class TableManager:
     def _slow_gone(self, table: Table, conn: Connection) -> None:
         """A connection closed for not keeping up (``Connection.on_gone``): count it and detach it
         from its table now, even if its socket lingers."""
-        self.slow_closed += 1
-        self._background.append(asyncio.get_running_loop().create_task(self.detach(table, conn)))
+        async def drop() -> None:
+            await self.detach(table, conn)
+            self.slow_closed += 1
+
         self._background = [t for t in self._background if not t.done()]
+        self._background.append(asyncio.get_running_loop().create_task(drop()))
 
     async def handle_message(self, table: Table, conn: Connection, raw: str | bytes) -> None:
         """One message from a client; every problem becomes an ``error`` to that client only."""
