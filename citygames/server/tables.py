@@ -199,7 +199,7 @@ class Connection:
         self.close = close
         self.seat = seat
         self.log_pos = 0          # events the client has received (index into state.log)
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.queue: asyncio.Queue[str] = asyncio.Queue()
         self.closed = False
         #: the task sending the 1008 close of a connection that fell behind (``None``: not closing)
         self.closing: asyncio.Task | None = None
@@ -245,10 +245,7 @@ class Connection:
         self._writer_task = asyncio.current_task()
         try:
             while True:
-                text = await self.queue.get()
-                if text is None:   # pragma: no cover - nothing queues None any more
-                    return
-                await self.send_text(text)
+                await self.send_text(await self.queue.get())
         except asyncio.CancelledError:
             raise
         except Exception:  # the socket went away: the reader notices and detaches
