@@ -11,7 +11,9 @@ moment the process is started:
 - ``socket_s``: the first ``state`` message on a spectator socket of the oldest table (the last
   one a background restore would reach), checked to be at the stored seq;
 - ``restored_s``: ``GET /api/health`` reports no table left to restore (``null`` for a server
-  without that endpoint, which restores everything before opening its port).
+  without that endpoint, which restores everything before opening its port);
+- ``health_p50_ms``, ``health_max_ms``: the median and the slowest of the ``GET /api/health``
+  requests polled meanwhile (how much the background restore delays requests).
 
 An empty database (``--tables 0``) gives the cost of starting Python and the web stack alone.
 ``--pythonpath DIR`` runs the server from another checkout (e.g. the code before the change) while
@@ -147,9 +149,14 @@ def start_once(db_path: Path, table_id: str | None, expect_seq: int | None, bot_
                     sock = time.perf_counter() - t0
                     if expect_seq is not None and m["seq"] != expect_seq:
                         raise RuntimeError(f"table {table_id} came back at seq {m['seq']}, stored {expect_seq}")
-                restored = None
+                restored, lat = None, []
                 if client.get(url + "/api/health").status_code == 200:
-                    while client.get(url + "/api/health").json().get("restoring"):
+                    while True:
+                        t = time.perf_counter()
+                        busy = client.get(url + "/api/health").json().get("restoring")
+                        lat.append(time.perf_counter() - t)
+                        if not busy:
+                            break
                         if time.perf_counter() - t0 > timeout:
                             raise RuntimeError("the background restore did not end")
                         time.sleep(0.01)
@@ -162,7 +169,9 @@ def start_once(db_path: Path, table_id: str | None, expect_seq: int | None, bot_
                 proc.kill()
                 proc.wait(5)
     return {"ready_s": round(ready, 3), "socket_s": None if sock is None else round(sock, 3),
-            "restored_s": None if restored is None else round(restored, 3)}
+            "restored_s": None if restored is None else round(restored, 3),
+            "health_p50_ms": round(statistics.median(lat) * 1000, 1) if lat else None,
+            "health_max_ms": round(max(lat) * 1000, 1) if lat else None}
 
 
 def run(tables: int, actions: int, repeat: int = 3, bot_delay: float = 1000.0, pythonpath: str | None = None,
@@ -170,8 +179,9 @@ def run(tables: int, actions: int, repeat: int = 3, bot_delay: float = 1000.0, p
     """Fill a database and start a server on it ``repeat`` times; the medians and every run.
 
     Returns:
-        ``{tables, actions, stored_actions, fill_s, runs: [{ready_s, socket_s, restored_s}],
-        ready_s, socket_s, restored_s}`` (medians; ``None`` where not measured).
+        ``{tables, actions, stored_actions, fill_s, runs: [{ready_s, socket_s, restored_s,
+        health_p50_ms, health_max_ms}], ready_s, socket_s, restored_s, health_p50_ms, health_max_ms}``
+        (medians over the runs; ``None`` where not measured).
     """
     with tempfile.TemporaryDirectory(dir=workdir) as tmp:
         db = Path(tmp) / "restartbench.sqlite3"
@@ -186,7 +196,8 @@ def run(tables: int, actions: int, repeat: int = 3, bot_delay: float = 1000.0, p
             r = start_once(db, first, seq, bot_delay, pythonpath, Path(tmp) / f"serve-{k}.log")
             echo(f"start {k + 1}: ready {r['ready_s']:.3f} s, first table's socket "
                  f"{'-' if r['socket_s'] is None else format(r['socket_s'], '.3f')} s, background restore done "
-                 f"{'-' if r['restored_s'] is None else format(r['restored_s'], '.3f')} s")
+                 f"{'-' if r['restored_s'] is None else format(r['restored_s'], '.3f')} s (GET /api/health meanwhile: "
+                 f"median {r['health_p50_ms']} ms, slowest {r['health_max_ms']} ms)")
             runs.append(r)
 
     def med(key):
@@ -194,7 +205,8 @@ def run(tables: int, actions: int, repeat: int = 3, bot_delay: float = 1000.0, p
         return round(statistics.median(vals), 3) if vals else None
 
     return {"tables": tables, "actions": actions, "stored_actions": stored, "fill_s": round(fill_s, 2),
-            "runs": runs, "ready_s": med("ready_s"), "socket_s": med("socket_s"), "restored_s": med("restored_s")}
+            "runs": runs, "ready_s": med("ready_s"), "socket_s": med("socket_s"), "restored_s": med("restored_s"),
+            "health_p50_ms": med("health_p50_ms"), "health_max_ms": med("health_max_ms")}
 
 
 def main(argv: list[str] | None = None) -> None:
