@@ -680,9 +680,17 @@ def serve(host, port, db, bot_delay, bot_processes) -> None:
         url = resolve_db_url(db)
     except OSError as exc:
         raise click.BadParameter(f"cannot create the database folder: {exc}", param_hint="--db") from None
-    from citygames.server.db import Repository
+    import faulthandler
+    try:  # a fatal signal (SIGBUS, SIGSEGV) still leaves a line and a stack on stderr
+        faulthandler.enable()
+    except (OSError, ValueError, AttributeError):  # stderr is not a file (tests' CliRunner)
+        pass
+    from citygames.server.db import DatabaseInUse, DatabaseUnwritable, Repository, hold_database
     try:  # fail here with one line rather than in the server's startup with a traceback
+        hold_database(url)  # one server per SQLite file, for the life of this process (issue 16, defect 3)
         Repository(url).close()
+    except (DatabaseInUse, DatabaseUnwritable) as exc:
+        raise click.ClickException(str(exc)) from None
     except Exception as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise click.BadParameter(f"cannot open the database: {first}", param_hint="--db") from None

@@ -28,6 +28,7 @@ from citygames.core.registry import game_info
 from citygames.core.records import replay as replay_record
 
 from .db import Repository, resolve_db_url
+from .health import STORAGE_REFUSAL, StorageUnavailable
 from .tables import Connection, TableManager, event_json, public_seat, summary, token_ok
 
 log = logging.getLogger("citygames.server")
@@ -264,7 +265,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request):
         game, seats, seed = _parse_table_request(await _read_json(request))
-        table, tokens = await manager(request).create(game, seats, seed)
+        try:
+            table, tokens = await manager(request).create(game, seats, seed)
+        except StorageUnavailable as exc:  # full disk, read-only database (issue 16, defect 10)
+            raise ApiError(503, f"{STORAGE_REFUSAL}: the table could not be stored ({exc.reason}); try again later",
+                           headers={"Retry-After": "30"}) from None
         out = []
         for i, s in enumerate(seats):
             d = public_seat(i, s)

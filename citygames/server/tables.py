@@ -39,6 +39,7 @@ from citygames.core import SIMULTANEOUS, Action, Game, IllegalActionError, State
 from citygames.core.errors import CitygamesError
 
 from .db import Repository, StaleWrite, TableData, iso
+from .health import STORAGE_REFUSAL, StorageUnavailable, retry_delay
 
 log = logging.getLogger("citygames.server")
 
@@ -665,6 +666,8 @@ class TableManager:
             except StaleWrite as exc:
                 log.error("table %s: %s", table.id, exc)
                 return f"stale: the action could not be stored ({exc})"
+            except StorageUnavailable as exc:  # logged once by the repository's health (defect 10)
+                return f"{STORAGE_REFUSAL}: the action could not be stored ({exc.reason}); try again later"
             except Exception:
                 log.exception("table %s: storing action %d failed", table.id, at)
                 return "server error: the action could not be stored; try again"
@@ -765,8 +768,12 @@ class TableManager:
                 table.bot_tasks[seat] = asyncio.get_running_loop().create_task(self._bot_turns(table, seat))
 
     async def _bot_turns(self, table: Table, seat: int) -> None:
+        """Move the bot of ``seat`` while it is to move. A move refused because the storage failed
+        (full disk, read-only database) is retried after ``retry_delay`` (0.5 s doubling to 30 s),
+        so the table resumes by itself once the fault clears (issue 16, defect 6)."""
         loop = asyncio.get_running_loop()
         name = table.data.seats[seat]["bot"]
+        refused = 0   # storage refusals in a row
         try:
             while not self._closing:
                 if self.bot_delay > 0:
@@ -789,6 +796,11 @@ class TableManager:
                     action = await loop.run_in_executor(self.bot_pool, bot_move, "random", seed, bot_view(st, seat),
                                                         seat)
                 err = await self.submit(table, seat, seq, action)
+                if err is not None and err.startswith(STORAGE_REFUSAL):
+                    refused += 1
+                    await asyncio.sleep(retry_delay(refused))
+                    continue
+                refused = 0
                 if err is not None and not err.startswith("stale"):
                     log.error("table %s: bot %s (seat %d) action refused: %s", table.id, name, seat, err)
                     return
