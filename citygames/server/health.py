@@ -76,7 +76,9 @@ def storage_fault(exc: BaseException) -> str | None:
         return None
     code = getattr(orig, "sqlite_errorcode", None)
     if code is not None:
-        return _SQLITE_FAULTS.get(code & 0xFF)
+        why = _SQLITE_FAULTS.get(code & 0xFF)
+        name = getattr(orig, "sqlite_errorname", None)
+        return f"{why} ({name})" if why and name else why
     if type(orig).__module__.startswith("sqlite3"):
         text = str(orig).lower()
         return next((why for msg, why in _SQLITE_MESSAGES.items() if msg in text), None)
