@@ -144,13 +144,14 @@ def test_a_second_real_server_is_refused_and_kill_9_frees_the_file(tmp_path):
 
 
 # --- defect 8: unwritable files ---------------------------------------------------------------------
-@pytest.mark.parametrize("target", ["file", "folder"])
+@pytest.mark.parametrize("target", ["file", "folder", "empty folder"])
 def test_an_unwritable_database_is_refused_at_start(tmp_path, target):
     folder = tmp_path / "data"
     folder.mkdir()
     db = folder / "t.sqlite3"
-    with server(db) as client:
-        create(client, ["human", "human"])
+    if target != "empty folder":
+        with server(db) as client:
+            create(client, ["human", "human"])
     path = db if target == "file" else folder
     with _unwritable(path):
         line = _one_line_refusal(_serve_once(db, tmp_path))

@@ -191,7 +191,10 @@ def _flock(db: Path, lock_path: Path) -> int:
     try:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
     except OSError as exc:
-        raise DatabaseUnwritable(f"cannot open the lock file {lock_path}: {exc.strerror}") from None
+        if lock_path.exists():
+            raise DatabaseUnwritable(f"the lock file {lock_path} is not writable: {exc.strerror}") from None
+        raise DatabaseUnwritable(f"the database folder {lock_path.parent} is not writable (the lock file "
+                                 f"{lock_path.name} cannot be created): {exc.strerror}") from None
     if fcntl is None:  # pragma: no cover - Windows
         return fd
     try:
