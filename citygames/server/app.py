@@ -400,7 +400,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
 
     async def _stored(request: Request, table_id: str):
         if not valid_table_id(table_id):
-            raise ApiError(404, f"no table {_printable(table_id, 40)!r}")
+            raise ApiError(404, f"no table '{_printable(table_id, 40)}'")
         m = manager(request)
         data = await m.db(m.repo.get_table, table_id)
         if data is None:
