@@ -266,6 +266,21 @@ def test_security_headers_on_every_response(tmp_path):
         assert "evil" not in r.headers["content-security-policy"]
 
 
+def test_an_unexpected_error_is_a_json_500_with_the_headers(tmp_path):
+    from citygames.server.app import create_app
+    app = create_app(str(tmp_path / "t.sqlite3"), rate_limits=None)
+
+    @app.get("/api/boom")      # a route with a bug
+    async def boom():
+        raise RuntimeError("a bug")
+
+    from starlette.testclient import TestClient
+    with TestClient(app, raise_server_exceptions=False) as client:
+        r = client.get("/api/boom")
+    assert r.status_code == 500 and r.json() == {"error": "internal server error"}
+    assert r.headers["x-frame-options"] == "DENY" and "default-src 'none'" in r.headers["content-security-policy"]
+
+
 def test_the_pages_have_no_inline_scripts():
     import re
 

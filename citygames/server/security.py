@@ -362,7 +362,8 @@ def security_headers(host: str | None = None) -> list[tuple[bytes, bytes]]:
 
 class SecurityHeaders:
     """ASGI middleware: ``security_headers`` on every HTTP response (pages, API, static files,
-    errors), replacing any of the same name the app set."""
+    errors, and an unexpected exception's 500, answered here as ``{"error": ...}``), replacing any
+    of the same name the app set."""
 
     def __init__(self, app):
         self.app = app
@@ -377,11 +378,24 @@ class SecurityHeaders:
                 break
         extra = security_headers(host)
         names = {k for k, _ in extra}
+        started = False
 
         async def send_with_headers(message):
+            nonlocal started
             if message["type"] == "http.response.start":
+                started = True
                 headers = [(k, v) for k, v in message.get("headers", ()) if k.lower() not in names]
                 message = {**message, "headers": headers + extra}
             await send(message)
 
-        await self.app(scope, receive, send_with_headers)
+        try:
+            await self.app(scope, receive, send_with_headers)
+        except Exception:
+            # an unexpected error: answer the 500 here, with the headers and a JSON message, and let
+            # the exception go on to be logged (the server's error middleware sees a started answer)
+            if not started:
+                body = b'{"error":"internal server error"}'
+                await send_with_headers({"type": "http.response.start", "status": 500, "headers": [
+                    (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+                await send({"type": "http.response.body", "body": body})
+            raise
