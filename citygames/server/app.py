@@ -373,21 +373,29 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         limit = max(1, min(limit, 1000))
         m = manager(request)
         rows = await m.db(m.repo.list_tables, status, limit)
-        return JSONResponse([s for s in (_listable(r) for r in rows) if s is not None])
+        summaries = [(r, s) for r in rows if (s := _summary(r)) is not None]
+        try:  # the usual case: every row encodes, each is encoded once
+            return JSONResponse([s for _, s in summaries])
+        except (ValueError, TypeError):   # UnicodeEncodeError is a ValueError
+            return JSONResponse([_listable(r, s) for r, s in summaries])
 
     bad_rows: set[str] = set()   # ids of stored rows already logged as unlistable
 
-    def _listable(data) -> dict | None:
-        """The summary of a stored row for a listing, repaired (``json_safe``) when it cannot be
-        encoded (a row written before names were checked: defect 1), or ``None`` when it cannot be
-        summarised at all; either is logged once per table."""
+    def _summary(data) -> dict | None:
+        """``summary(data)``, or ``None`` (logged once per table) when the stored row cannot be
+        summarised at all (a row damaged or written by an older server: defect 1)."""
         try:
-            s = summary(data)
+            return summary(data)
         except Exception as exc:
             if data.id not in bad_rows:
                 bad_rows.add(data.id)
                 log.error("table %s: stored row cannot be listed (%s); left out", _printable(str(data.id)), exc)
             return None
+
+    def _listable(data, s: dict) -> dict:
+        """The summary ``s`` of a stored row, repaired (``json_safe``, logged once per table) when
+        it cannot be encoded (text that is not valid Unicode, written before names were checked:
+        defect 1)."""
         try:
             json.dumps(s, ensure_ascii=False, allow_nan=False).encode("utf-8")
             return s
@@ -410,10 +418,10 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str):
         _, data = await _stored(request, table_id)
-        out = _listable(data)
-        if out is None:
+        s = _summary(data)
+        if s is None:
             raise ApiError(404, f"table {table_id} cannot be shown (its stored row is damaged)")
-        return out
+        return JSONResponse(_listable(data, s))
 
     async def _finished_record(request: Request, table_id: str) -> dict:
         limit(request, "replay")
