@@ -17,10 +17,15 @@ import subprocess
 import sys
 import time
 
+import warnings
+
 import httpx
 import pytest
-from starlette.testclient import WebSocketDenialResponse
 from starlette.websockets import WebSocketDisconnect
+
+with warnings.catch_warnings():   # as in server_helpers: the TestClient's deprecation notice
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient, WebSocketDenialResponse
 
 from server_helpers import create, next_error, next_state, server, until, watchdog, ws_path
 
@@ -77,6 +82,8 @@ def test_lone_surrogates_and_control_characters_are_refused_and_the_lobby_stays_
             ('{"game": "%s", "seats": [{"kind": "human"}]}' % ("g" * 65), "at most"),
             ('{"game": "the_capitals", "options": {"%s": 1}, "seats": [{"kind": "human"}]}' % ("o" * 65), "at most"),
             ('{"game": "the_capitals", "options": {"num_players": [3]}, "seats": [{"kind": "human"}]}', "number"),
+            ('{"game": "the_capitals", "options": {"num_players": 1%s}, "seats": [{"kind": "human"}]}' % ("0" * 30),
+             "range"),
         ]
         for text, word in cases:
             _assert_error(_post_raw(client, text), 422, word)
@@ -169,6 +176,8 @@ def test_deeply_nested_json_bodies_get_a_4xx(tmp_path):
                      '{"game": "the_capitals", "seats": ' + "[" * 100 + "]" * 100 + "}"):
             _assert_error(_post_raw(client, text), 400, "deeper")
         _assert_error(_post_raw(client, '{"game": "the_capitals", "seed": NaN, "seats": []}'), 400, "JSON")
+        _assert_error(_post_raw(client, '{"game": "the_capitals", "options": {"num_players": 1e400}, "seats": []}'),
+                      400, "JSON")
         _assert_error(_post_raw(client, "[" * 70000), 413, "too large")
         r = client.post("/api/tables", content=b'{"game": "\xff"}', headers={"content-type": "application/json"})
         _assert_error(r, 400, "UTF-8")
@@ -274,7 +283,6 @@ def test_an_unexpected_error_is_a_json_500_with_the_headers(tmp_path):
     async def boom():
         raise RuntimeError("a bug")
 
-    from starlette.testclient import TestClient
     with TestClient(app, raise_server_exceptions=False) as client:
         r = client.get("/api/boom")
     assert r.status_code == 500 and r.json() == {"error": "internal server error"}

@@ -136,6 +136,8 @@ def _check_options(options: dict) -> None:
             _check_text(value, f"option {name}", MAX_OPTION_TEXT)
         elif value is not None and not isinstance(value, (bool, int, float)):
             raise ApiError(422, f"option {name} must be a number, a string, true/false or null")
+        elif isinstance(value, int) and not -2 ** 63 <= value < 2 ** 63:
+            raise ApiError(422, f"option {name} is out of range")
 
 
 def _seat_number(raw: str | None) -> int:

@@ -79,6 +79,13 @@ def _no_constant(name: str):
     raise ValueError(f"{name} is not JSON")
 
 
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e400
+        raise ValueError(f"{text} is out of range")
+    return value
+
+
 def parse_json(raw: str | bytes | bytearray, *, max_bytes: int, max_depth: int = MAX_JSON_DEPTH) -> Any:
     """Parse a client's JSON after checking its size and depth (defect 2).
 
@@ -114,7 +121,7 @@ def parse_json(raw: str | bytes | bytearray, *, max_bytes: int, max_depth: int =
     if json_too_deep(text, max_depth):
         raise JsonError(f"nested deeper than {max_depth} levels")
     try:
-        return json.loads(text, parse_constant=_no_constant)
+        return json.loads(text, parse_constant=_no_constant, parse_float=_finite_float)
     except (ValueError, RecursionError):
         raise JsonError("not valid JSON") from None
 
