@@ -7,6 +7,7 @@ HTTP and WebSocket endpoints exactly as in ``PROTOCOL.md``; the tables themselve
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import re
@@ -266,6 +267,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
     origins = frozenset(normalise_origin(o) for o in allowed_origins)
     limits = RateLimits(rate_limits)
     refused_origins: set[str] = set()   # logged once each (a few hundred at most)
+    socket_numbers = itertools.count()  # the flood limit counts per socket
 
     def limit(request: Request, name: str) -> None:
         """``ApiError`` 429 with ``Retry-After`` when the client is over the limit ``name``."""
@@ -288,7 +290,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
             await manager.close()
             repo.close()
 
-    app = FastAPI(title="citygames", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
+    # no Swagger UI page: it runs scripts from a CDN, which the Content-Security-Policy refuses (a
+    # foreign script on this origin could read the join links the lobby keeps); the schema stays
+    app = FastAPI(title="citygames", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json")
 
     app.add_middleware(SecurityHeaders)
@@ -484,6 +488,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
                                         f"{int(retry)} s", {"Retry-After": str(int(retry))})
             return
         await websocket.accept()
+        socket_number = next(socket_numbers)
         m = manager(websocket)
         table = await m.get(table_id) if valid_table_id(table_id) else None
         if table is None:
@@ -513,7 +518,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
                 if limits.hit("message", client) is not None:
                     conn.error(f"too many messages: the limit is {limits.describe('message')}; this one was "
                                f"ignored", table.seq)
-                    if limits.hit("flood", f"{client}/{id(conn)}") is not None:
+                    if limits.hit("flood", f"{client}/{socket_number}") is not None:
                         log.warning("table %s: closing a socket of %s that floods messages", table_id, client)
                         conn.closed = True
                         await websocket.close(code=1008, reason="too many messages")
