@@ -319,6 +319,7 @@ class RateLimits:
 
     @property
     def enabled(self) -> bool:
+        """Whether any limit is on."""
         return bool(self.items)
 
     def describe(self, name: str) -> str:
