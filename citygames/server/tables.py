@@ -40,6 +40,7 @@ from citygames.core.errors import CitygamesError
 
 from .db import Repository, StaleWrite, TableData, iso
 from .health import STORAGE_REFUSAL, StorageUnavailable, retry_delay
+from .security import JsonError, parse_json
 
 log = logging.getLogger("citygames.server")
 
@@ -587,10 +588,10 @@ class TableManager:
         if size > MAX_MESSAGE:
             conn.error(f"message too large: {size} bytes (the limit is {MAX_MESSAGE})", table.seq)
             return
-        try:
-            msg = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            conn.error("malformed message: not valid JSON", table.seq)
+        try:  # size and nesting depth are checked before parsing (issue 16, defect 2)
+            msg = parse_json(raw, max_bytes=MAX_MESSAGE)
+        except JsonError as exc:
+            conn.error(f"malformed message: {exc}", table.seq)
             return
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             conn.error('malformed message: expected a JSON object with a "type"', table.seq)
