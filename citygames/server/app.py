@@ -520,8 +520,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
                 raw = msg.get("text")
                 if raw is None:
                     raw = msg.get("bytes") or b""
-                if limits.hit("message", client) is not None:
-                    conn.error(f"too many messages: the limit is {limits.describe('message')}; this one was "
+                over = next((name for name, key in (("message", f"{client}/{socket_number}"),
+                                                    ("client_messages", client))
+                             if limits.hit(name, key) is not None), None)
+                if over is not None:
+                    conn.error(f"too many messages: the limit is {limits.describe(over)}; this one was "
                                f"ignored", table.seq)
                     if limits.hit("flood", f"{client}/{socket_number}") is not None:
                         log.warning("table %s: closing a socket of %s that floods messages", table_id, client)

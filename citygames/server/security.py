@@ -275,14 +275,15 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Iterable[str] 
 
 # --- rate limits --------------------------------------------------------------------------------
 
-#: per client (IP address), moving windows; see SECURITY.md. ``flood`` counts the messages of one
-#: socket refused for ``message``: past it the socket is closed (1008).
+#: per client (IP address; ``message`` per socket), moving windows; see SECURITY.md. ``flood`` counts the
+#: messages of one socket refused for ``message`` or ``client_messages``: past it the socket is closed (1008).
 DEFAULT_RATE_LIMITS: dict[str, str] = {
     "create": "30/minute",      # POST /api/tables
     "join": "120/minute",       # seat sockets (/ws/tables/{id}?seat=..&token=..)
     "watch": "120/minute",      # spectator sockets
     "replay": "600/minute",     # /api/tables/{id}/record and /replay, the /replay/{id} page
-    "message": "20/second",     # WebSocket messages of all of a client's sockets
+    "message": "50/second",     # WebSocket messages of one socket (a script playing a seat stays under it)
+    "client_messages": "200/second",  # WebSocket messages of all of a client's sockets together
     "flood": "40/10 seconds",   # messages refused for "message" on one socket before it is closed
 }
 
