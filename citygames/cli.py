@@ -668,9 +668,17 @@ def rules(ctx, game_id, players, assumptions, sets) -> None:
               help="seconds a bot waits before each move")
 @click.option("--bot-processes", type=click.IntRange(min=0), default=0, show_default=True,
               help="run bots in this many worker processes (0: worker threads)")
+@click.option("--allowed-origin", "allowed_origins", multiple=True, metavar="URL",
+              help="another origin (https://example.org[:port]) whose pages may open table sockets; repeatable "
+                   "(the server's own origin is always allowed)")
+@click.option("--rate-limit", "rate_limit_opts", multiple=True, metavar="NAME=N/PERIOD",
+              help="change a per-client rate limit, e.g. create=10/minute or message=off; repeatable. Names: "
+                   "create, join, watch, replay, message, flood (defaults in SECURITY.md)")
+@click.option("--no-rate-limits", is_flag=True, help="turn every rate limit off (load tests)")
 @click.option("--idle-evict", type=click.FloatRange(min=0), default=600.0, show_default=True,
               help="seconds after which an open table nobody uses leaves memory (0: never)")
-def serve(host, port, db, bot_delay, bot_processes, idle_evict) -> None:
+def serve(host, port, db, bot_delay, bot_processes, allowed_origins, rate_limit_opts, no_rate_limits,
+          idle_evict) -> None:
     """Run the browser table: lobby, tables, spectators and replays over HTTP and WebSockets."""
     try:
         import uvicorn
@@ -682,13 +690,33 @@ def serve(host, port, db, bot_delay, bot_processes, idle_evict) -> None:
         url = resolve_db_url(db)
     except OSError as exc:
         raise click.BadParameter(f"cannot create the database folder: {exc}", param_hint="--db") from None
-    from citygames.server.db import Repository
+    import faulthandler
+    try:  # a fatal signal (SIGBUS, SIGSEGV) still leaves a line and a stack on stderr
+        faulthandler.enable()
+    except (OSError, ValueError, AttributeError):  # stderr is not a file (tests' CliRunner)
+        pass
+    from citygames.server.db import DatabaseInUse, DatabaseUnwritable, Repository, hold_database
     try:  # fail here with one line rather than in the server's startup with a traceback
+        hold_database(url)  # one server per SQLite file, for the life of this process (issue 16, defect 3)
         Repository(url).close()
+    except (DatabaseInUse, DatabaseUnwritable) as exc:
+        raise click.ClickException(str(exc)) from None
     except Exception as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise click.BadParameter(f"cannot open the database: {first}", param_hint="--db") from None
-    app = create_app(url, bot_delay=bot_delay, bot_processes=bot_processes, idle_evict=idle_evict)
+    rate_limits: dict | None = None
+    if not no_rate_limits:
+        rate_limits = {}
+        for opt in rate_limit_opts:
+            name, sep, value = opt.partition("=")
+            if not sep:
+                raise click.BadParameter(f"expected NAME=N/PERIOD, got {opt!r}", param_hint="--rate-limit")
+            rate_limits[name.strip()] = value.strip()
+    try:
+        app = create_app(url, bot_delay=bot_delay, bot_processes=bot_processes, allowed_origins=allowed_origins,
+                         rate_limits=rate_limits, idle_evict=idle_evict)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--allowed-origin/--rate-limit") from None
     import gc
     for game_id in registered_games():  # import every engine now rather than during play
         try:

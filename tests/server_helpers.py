@@ -26,8 +26,11 @@ def watchdog(seconds: float = 90):
 
 @contextmanager
 def server(db_path, **kwargs):
-    """A running app (lifespan included) on the SQLite file ``db_path``; bots move at once."""
+    """A running app (lifespan included) on the SQLite file ``db_path``; bots move at once; no rate
+    limits unless ``rate_limits`` is given."""
     kwargs.setdefault("bot_delay", 0)
+    # tests play far faster than people: rate limits off unless a test sets them (test_server_security.py)
+    kwargs.setdefault("rate_limits", None)
     app = create_app(str(db_path), **kwargs)
     with TestClient(app) as client:
         yield client

@@ -274,7 +274,7 @@ def test_a_client_that_stops_reading_gets_close_code_1008(tmp_path):
     and reads again: after what the buffers held comes the close frame, code 1008."""
     from websockets.sync.client import connect
 
-    srv = Serve(tmp_path, "--bot-delay", "0")
+    srv = Serve(tmp_path, "--bot-delay", "0", "--no-rate-limits")   # the seats act as fast as the server answers
     try:
         t = srv.create([{"kind": "human"}, {"kind": "human"}])
         base = f"ws://127.0.0.1:{srv.port}"

@@ -37,9 +37,10 @@ def _free_port() -> int:
 
 
 class Server:
-    """``citygames serve`` as a real subprocess."""
+    """``citygames serve`` as a real subprocess (``args``: more options; rate limits stay on unless
+    ``--no-rate-limits`` is among them)."""
 
-    def __init__(self, db, cwd):
+    def __init__(self, db, cwd, args=()):
         self.db = db
         self.cwd = cwd
         self.port = _free_port()
@@ -47,7 +48,7 @@ class Server:
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "citygames.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--db", str(db), "--bot-delay", "0"], cwd=cwd, stdout=self.out, stderr=subprocess.STDOUT, env=env)
+             "--db", str(db), "--bot-delay", "0", *args], cwd=cwd, stdout=self.out, stderr=subprocess.STDOUT, env=env)
         self.url = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 30
         while True:
@@ -118,7 +119,7 @@ def test_restart_a_real_server_mid_game(tmp_path, kind):
     """SQLite always; PostgreSQL too when CITYGAMES_TEST_POSTGRES holds a URL of a database to use."""
     db = tmp_path / "tables.sqlite3" if kind == "sqlite" else os.environ["CITYGAMES_TEST_POSTGRES"]
     rng = random.Random(5)
-    srv = Server(db, tmp_path)
+    srv = Server(db, tmp_path, ["--no-rate-limits"])  # the seats play as fast as the server answers
     try:
         r = httpx.post(srv.url + "/api/tables", json={
             "game": "the_capitals", "seed": 424242,
@@ -131,7 +132,7 @@ def test_restart_a_real_server_mid_game(tmp_path, kind):
         assert mid_seq >= 40
     finally:
         srv.kill()  # no goodbye: everything acknowledged must already be in the database
-    srv2 = Server(db, tmp_path)
+    srv2 = Server(db, tmp_path, ["--no-rate-limits"])
     try:
         s = httpx.get(f"{srv2.url}/api/tables/{tid}").json()
         assert s["status"] == "open" and s["seq"] >= mid_seq

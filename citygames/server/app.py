@@ -7,6 +7,7 @@ HTTP and WebSocket endpoints exactly as in ``PROTOCOL.md``; the tables themselve
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import logging
 import re
@@ -28,6 +29,9 @@ from citygames.core.registry import game_info
 from citygames.core.records import replay as replay_record
 
 from .db import Repository, resolve_db_url
+from .health import STORAGE_REFUSAL, StorageUnavailable
+from .security import (DEFAULT_RATE_LIMITS, JsonError, RateLimits, SecurityHeaders, TextError, check_text, json_safe,
+                       normalise_origin, origin_allowed, parse_json, valid_seat, valid_table_id, valid_token)
 from .tables import IDLE_EVICT, Connection, TableManager, event_json, public_seat, summary, token_ok
 
 log = logging.getLogger("citygames.server")
@@ -39,9 +43,14 @@ MAX_BODY = 64 * 1024
 #: frames between 4 KiB and this get an ``error`` message and the socket stays open
 WS_MAX_FRAME = 64 * 1024
 MAX_NAME = 40
+#: longest game id, option name and option text value a client may send (defect 1)
+MAX_GAME_ID = 64
+MAX_OPTION_NAME = 64
+MAX_OPTION_TEXT = 200
+MAX_OPTIONS = 32
 PAGES = {"index.html": "Lobby", "table.html": "Table", "replay.html": "Replay"}
 
-__all__ = ["create_app", "resolve_db_url", "WS_MAX_FRAME"]
+__all__ = ["create_app", "resolve_db_url", "WS_MAX_FRAME", "DEFAULT_RATE_LIMITS"]
 
 
 class ApiError(StarletteHTTPException):
@@ -64,7 +73,23 @@ def _games_json() -> list[dict]:
     return out
 
 
+_JSON_TYPE = re.compile(r"\s*application/json\s*(;\s*charset\s*=\s*\"?utf-8\"?\s*)?", re.I)
+
+
 async def _read_json(request: Request):
+    """The request's JSON body (issue 16, security posture and defect 2).
+
+    Only ``Content-Type: application/json`` (optionally ``; charset=utf-8``) is read, so a form of
+    another site (``text/plain``, urlencoded, multipart: no CORS preflight) cannot post; the size is
+    checked while reading and the depth before parsing (``security.parse_json``).
+
+    Raises:
+        ApiError: 415 another content type; 413 over ``MAX_BODY`` bytes; 400 not UTF-8, nested
+            deeper than ``security.MAX_JSON_DEPTH`` or not JSON.
+    """
+    ctype = request.headers.get("content-type")
+    if ctype is None or not _JSON_TYPE.fullmatch(ctype):
+        raise ApiError(415, "the body must be JSON sent with Content-Type: application/json")
     length = request.headers.get("content-length")
     if length and length.isdigit() and int(length) > MAX_BODY:
         raise ApiError(413, f"request body too large (limit {MAX_BODY} bytes)")
@@ -74,23 +99,47 @@ async def _read_json(request: Request):
         if len(body) > MAX_BODY:
             raise ApiError(413, f"request body too large (limit {MAX_BODY} bytes)")
     try:
-        return json.loads(bytes(body))
-    except (ValueError, UnicodeDecodeError):
-        raise ApiError(400, "malformed JSON body") from None
+        return parse_json(body, max_bytes=MAX_BODY)
+    except JsonError as exc:
+        msg = f"request body too large (limit {MAX_BODY} bytes)" if exc.status == 413 else f"malformed JSON body: {exc}"
+        raise ApiError(exc.status, msg) from None
 
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-def _clean_name(name, default: str) -> str:
+def _clean_name(name, default: str, what: str = "a seat name") -> str:
+    """A seat or bot name as given (surrounding white space removed) or ``default`` when it is
+    missing or blank; ``ApiError`` 422 when it is not valid text (``security.check_text``: lone
+    surrogates, control characters) or longer than ``MAX_NAME`` characters (defect 1)."""
     if name is None:
         return default
-    if not isinstance(name, str):
-        raise ApiError(422, "a seat name must be a string")
-    name = _CONTROL.sub("", name).strip()
-    if len(name) > MAX_NAME:
-        raise ApiError(422, f"a seat name may have at most {MAX_NAME} characters")
+    try:
+        name = check_text(name, what, MAX_NAME).strip()
+    except TextError as exc:
+        raise ApiError(422, str(exc)) from None
     return name or default
+
+
+def _check_text(value, what: str, max_len: int) -> str:
+    try:
+        return check_text(value, what, max_len)
+    except TextError as exc:
+        raise ApiError(422, str(exc)) from None
+
+
+def _check_options(options: dict) -> None:
+    """Game options from a client (table body or query string): at most ``MAX_OPTIONS`` names of
+    valid text, values scalars whose text is valid; ``ApiError`` 422 (defect 1)."""
+    if len(options) > MAX_OPTIONS:
+        raise ApiError(422, f"at most {MAX_OPTIONS} options")
+    for name, value in options.items():
+        _check_text(name, "an option name", MAX_OPTION_NAME)
+        if name == DATA_OVERRIDES:
+            continue  # refused with its own message
+        if isinstance(value, str):
+            _check_text(value, f"option {name}", MAX_OPTION_TEXT)
+        elif value is not None and not isinstance(value, (bool, int, float)):
+            raise ApiError(422, f"option {name} must be a number, a string, true/false or null")
+        elif isinstance(value, int) and not -2 ** 63 <= value < 2 ** 63:
+            raise ApiError(422, f"option {name} is out of range")
 
 
 def _seat_number(raw: str | None) -> int:
@@ -106,14 +155,15 @@ def _parse_table_request(body) -> tuple:
     """Check a ``POST /api/tables`` body; returns ``(game, seats, seed)``; ``ApiError`` 400/422."""
     if not isinstance(body, dict):
         raise ApiError(400, "the body must be a JSON object")
-    game_id = body.get("game")
-    if not isinstance(game_id, str) or game_id not in registered_games():
+    game_id = _check_text(body.get("game"), "game", MAX_GAME_ID)
+    if game_id not in registered_games():
         raise ApiError(422, f"unknown game {game_id!r}; known games: {', '.join(registered_games())}")
     options = body.get("options", {})
     if options is None:
         options = {}
     if not isinstance(options, dict):
         raise ApiError(422, "options must be an object")
+    _check_options(options)
     seats_in = body.get("seats")
     if not isinstance(seats_in, list) or not seats_in:
         raise ApiError(422, "seats must be a non-empty list")
@@ -127,8 +177,8 @@ def _parse_table_request(body) -> tuple:
             raise ApiError(422, f"seat {i} must be an object")
         kind = s.get("kind")
         if kind == "bot":
-            bot = s.get("bot", "greedy")
-            if not isinstance(bot, str) or bot not in BOTS:
+            bot = _check_text(s.get("bot", "greedy"), f"seat {i}: the bot", MAX_NAME)
+            if bot not in BOTS:
                 raise ApiError(422, f"seat {i}: unknown bot {bot!r}; known bots: {', '.join(sorted(BOTS))}")
         elif kind != "human":
             raise ApiError(422, f'seat {i}: kind must be "human" or "bot"')
@@ -161,6 +211,15 @@ def _parse_table_request(body) -> tuple:
     return game, seats, seed
 
 
+async def _deny(websocket: WebSocket, status: int, message: str, headers: dict | None = None) -> None:
+    """Refuse a socket before accepting it: an HTTP ``status`` answer with ``{"error": message}``
+    where the server supports denial responses (uvicorn, the TestClient), else a close (1008)."""
+    try:
+        await websocket.send_denial_response(JSONResponse({"error": message}, status_code=status, headers=headers))
+    except RuntimeError:  # pragma: no cover - a server without the websocket.http.response extension
+        await websocket.close(code=1008, reason=message[:120])
+
+
 def _page(name: str, static_dir: Path):
     path = static_dir / name
     if path.is_file():
@@ -171,8 +230,22 @@ def _page(name: str, static_dir: Path):
                         f"the API is at <a href='/api/tables'>/api/tables</a>.</p></body></html>")
 
 
+def _client(conn) -> str:
+    """The client key of a request or socket for rate limits: its IP address (uvicorn puts the
+    ``X-Forwarded-For`` address there when the proxy is trusted, by default one on 127.0.0.1)."""
+    return conn.client.host if conn.client is not None and conn.client.host else "unknown"
+
+
+def _printable(text: str, limit: int = 200) -> str:
+    """``text`` shortened and made safe for a log line or a JSON message (repr of odd characters)."""
+    text = text if len(text) <= limit else text[:limit] + "…"
+    return text if text.isprintable() and text.isascii() else repr(text)[1:-1]
+
+
 def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str | Path | None = None,
                static_dir: str | Path | None = None, bot_processes: int = 0,
+               allowed_origins: list[str] | tuple[str, ...] = (),
+               rate_limits: dict[str, str | None] | None = DEFAULT_RATE_LIMITS,
                idle_evict: float | None = IDLE_EVICT) -> FastAPI:
     """The browser table's ASGI application.
 
@@ -182,11 +255,30 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         data_dir: folder of the default SQLite file (default ``data`` under the current directory).
         static_dir: the front end's folder (default: ``static/`` next to this module).
         bot_processes: run bots in this many worker processes (default 0: a thread pool).
+        allowed_origins: origins (``https://example.org[:port]``) whose pages may open table
+            sockets besides the server's own (issue 16, the ``Origin`` check; see SECURITY.md).
+        rate_limits: per-client limits ``{name: "N/PERIOD"}`` overriding
+            ``security.DEFAULT_RATE_LIMITS`` by name (a value ``None``/``"off"`` turns one off);
+            ``None`` turns them all off (load tests).
         idle_evict: seconds after which an open table with no connection and no bot task leaves
             memory (loaded again on its next use); ``None`` or 0: never (issue 16).
+
+    Raises:
+        ValueError: a malformed origin or rate limit.
     """
     url = resolve_db_url(db_url, data_dir)
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
+    origins = frozenset(normalise_origin(o) for o in allowed_origins)
+    limits = RateLimits(rate_limits)
+    refused_origins: set[str] = set()   # logged once each (a few hundred at most)
+    socket_numbers = itertools.count()  # the flood limit counts per socket
+
+    def limit(request: Request, name: str) -> None:
+        """``ApiError`` 429 with ``Retry-After`` when the client is over the limit ``name``."""
+        retry = limits.hit(name, _client(request))
+        if retry is not None:
+            raise ApiError(429, f"too many requests: the limit is {limits.describe(name)}; try again in "
+                                f"{int(retry)} s", headers={"Retry-After": str(int(retry))})
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -201,12 +293,17 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
             await manager.close()
             repo.close()
 
-    app = FastAPI(title="citygames", lifespan=lifespan, docs_url="/api/docs", redoc_url=None,
+    # no Swagger UI page: it runs scripts from a CDN, which the Content-Security-Policy refuses (a
+    # foreign script on this origin could read the join links the lobby keeps); the schema stays
+    app = FastAPI(title="citygames", lifespan=lifespan, docs_url=None, redoc_url=None,
                   openapi_url="/api/openapi.json")
+
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(StarletteHTTPException)
     async def _http_error(request, exc: StarletteHTTPException):
-        return JSONResponse({"error": str(exc.detail)}, status_code=exc.status_code, headers=exc.headers)
+        # json_safe: a message quoting client input can never make the error itself fail
+        return JSONResponse({"error": json_safe(str(exc.detail))}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def _validation_error(request, exc: RequestValidationError):
@@ -214,7 +311,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         for e in exc.errors():
             where = ".".join(str(x) for x in e.get("loc", ()) if x not in ("query", "path", "body"))
             parts.append(f"{where}: {e.get('msg')}" if where else str(e.get("msg")))
-        return JSONResponse({"error": "; ".join(parts) or "invalid request"}, status_code=422)
+        return JSONResponse({"error": json_safe("; ".join(parts) or "invalid request")}, status_code=422)
 
     def manager(request_or_ws) -> TableManager:
         return request_or_ws.app.state.manager
@@ -228,7 +325,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
     async def table_page(request: Request, table_id: str, seat: str | None = None, token: str | None = None):
         _, data = await _stored(request, table_id)
         if seat is not None or token is not None:
-            if not token_ok(data, _seat_number(seat), token):
+            if not valid_seat(seat) or not valid_token(token) or not token_ok(data, _seat_number(seat), token):
                 raise ApiError(403, "wrong seat or token")
         return _page("table.html", static)
 
@@ -250,6 +347,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         if game_id not in registered_games():
             raise ApiError(404, f"unknown game {game_id!r}")
         opts = dict(request.query_params)
+        _check_options(opts)
         if DATA_OVERRIDES in opts:
             raise ApiError(422, f"{DATA_OVERRIDES} are for studies (citygames simulate --set)")
         try:
@@ -271,8 +369,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
     # --- tables ------------------------------------------------------------------------------
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request):
+        limit(request, "create")
         game, seats, seed = _parse_table_request(await _read_json(request))
-        table, tokens = await manager(request).create(game, seats, seed)
+        try:
+            table, tokens = await manager(request).create(game, seats, seed)
+        except StorageUnavailable as exc:  # full disk, read-only database (issue 16, defect 10)
+            raise ApiError(503, f"{STORAGE_REFUSAL}: the table could not be stored ({exc.reason}); try again later",
+                           headers={"Retry-After": "30"}) from None
         out = []
         for i, s in enumerate(seats):
             d = public_seat(i, s)
@@ -289,9 +392,42 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         limit = max(1, min(limit, 1000))
         m = manager(request)
         rows = await m.db(m.repo.list_tables, status, limit)
-        return [summary(r) for r in rows]
+        summaries = [(r, s) for r in rows if (s := _summary(r)) is not None]
+        try:  # the usual case: every row encodes, each is encoded once
+            return JSONResponse([s for _, s in summaries])
+        except (ValueError, TypeError):   # UnicodeEncodeError is a ValueError
+            return JSONResponse([_listable(r, s) for r, s in summaries])
+
+    bad_rows: set[str] = set()   # ids of stored rows already logged as unlistable
+
+    def _summary(data) -> dict | None:
+        """``summary(data)``, or ``None`` (logged once per table) when the stored row cannot be
+        summarised at all (a row damaged or written by an older server: defect 1)."""
+        try:
+            return summary(data)
+        except Exception as exc:
+            if data.id not in bad_rows:
+                bad_rows.add(data.id)
+                log.error("table %s: stored row cannot be listed (%s); left out", _printable(str(data.id)), exc)
+            return None
+
+    def _listable(data, s: dict) -> dict:
+        """The summary ``s`` of a stored row, repaired (``json_safe``, logged once per table) when
+        it cannot be encoded (text that is not valid Unicode, written before names were checked:
+        defect 1)."""
+        try:
+            json.dumps(s, ensure_ascii=False, allow_nan=False).encode("utf-8")
+            return s
+        except (ValueError, TypeError):   # UnicodeEncodeError is a ValueError
+            if data.id not in bad_rows:
+                bad_rows.add(data.id)
+                log.warning("table %s: stored row holds text that is not valid Unicode or numbers that are not "
+                            "JSON; listed with those replaced", _printable(str(data.id)))
+            return json_safe(s)
 
     async def _stored(request: Request, table_id: str):
+        if not valid_table_id(table_id):
+            raise ApiError(404, f"no table '{_printable(table_id, 40)}'")
         m = manager(request)
         data = await m.db(m.repo.get_table, table_id)
         if data is None:
@@ -301,9 +437,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
     @app.get("/api/tables/{table_id}")
     async def get_table(request: Request, table_id: str):
         _, data = await _stored(request, table_id)
-        return summary(data)
+        s = _summary(data)
+        if s is None:
+            raise ApiError(404, f"table {table_id} cannot be shown (its stored row is damaged)")
+        return JSONResponse(_listable(data, s))
 
     async def _finished_record(request: Request, table_id: str) -> dict:
+        limit(request, "replay")
         m, data = await _stored(request, table_id)
         if data.status != "finished":
             raise ApiError(409, "the game is not finished: its record (with the seed) is hidden until the end")
@@ -342,18 +482,35 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
     # --- the table socket --------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")
     async def table_socket(websocket: WebSocket, table_id: str):
-        await websocket.accept()
-        m = manager(websocket)
+        client = _client(websocket)
+        origin = websocket.headers.get("origin")
+        if not origin_allowed(origin, websocket.headers.get("host"), origins):
+            shown = _printable(origin or "", 100)
+            if shown not in refused_origins and len(refused_origins) < 500:
+                refused_origins.add(shown)
+                log.warning("refused a table socket from origin %s (client %s); allow it with --allowed-origin",
+                            shown, client)
+            await _deny(websocket, 403, "this page's origin may not open table sockets")
+            return
         seat_raw = websocket.query_params.get("seat")
         token = websocket.query_params.get("token")
-        table = await m.get(table_id)
+        kind = "watch" if seat_raw is None and token is None else "join"
+        retry = limits.hit(kind, client)
+        if retry is not None:
+            await _deny(websocket, 429, f"too many connections: the limit is {limits.describe(kind)}; try again in "
+                                        f"{int(retry)} s", {"Retry-After": str(int(retry))})
+            return
+        await websocket.accept()
+        socket_number = next(socket_numbers)
+        m = manager(websocket)
+        table = await m.get(table_id) if valid_table_id(table_id) else None
         if table is None:
             await websocket.close(code=4404, reason="no such table")
             return
         seat = None
-        if seat_raw is not None or token is not None:
-            seat = _seat_number(seat_raw)
-            if not token or not table.check_token(seat, token):
+        if kind == "join":
+            seat = _seat_number(seat_raw) if valid_seat(seat_raw) else -1
+            if not valid_token(token) or not table.check_token(seat, token):
                 await websocket.close(code=4403, reason="wrong seat or token")
                 return
 
@@ -371,6 +528,18 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
                 raw = msg.get("text")
                 if raw is None:
                     raw = msg.get("bytes") or b""
+                over = next((name for name, key in (("message", f"{client}/{socket_number}"),
+                                                    ("client_messages", client))
+                             if limits.hit(name, key) is not None), None)
+                if over is not None:
+                    conn.error(f"too many messages: the limit is {limits.describe(over)}; this one was "
+                               f"ignored", table.seq)
+                    if limits.hit("flood", f"{client}/{socket_number}") is not None:
+                        log.warning("table %s: closing a socket of %s that floods messages", table_id, client)
+                        conn.closed = True
+                        await websocket.close(code=1008, reason="too many messages")
+                        break
+                    continue
                 await m.handle_message(table, conn, raw)
         except WebSocketDisconnect:
             pass

@@ -15,18 +15,41 @@ and refuses (``StaleWrite``) when the stored seq is not the expected one, so the
 orders the actions of a table; ``append_actions`` does the same for actions of several tables in
 one transaction (group commit); ``delete_action`` takes a choice of a simultaneous step back
 (not necessarily the last row). SQLite runs in WAL mode; a ``postgresql://`` URL uses psycopg 3.
+
+Storage faults (issue 16; PROTOCOL.md, "Storage faults"): a ``Repository`` on an SQLite file
+holds ``DatabaseLock`` (an advisory ``flock`` on ``<db>.lock``) for its life, so a second server on
+the file refuses to start (``DatabaseInUse``, defect 3); it refuses a file it cannot write
+(``DatabaseUnwritable``); it opens SQLite through the ``unix-excl`` VFS, which keeps the WAL index
+in the process's heap instead of a memory-mapped ``-shm`` file, so a damaged or unwritable
+``-shm`` cannot kill the server with SIGBUS (defect 8); and every write reports to a
+``health.StorageHealth``, a storage fault raising ``health.StorageUnavailable`` (defect 10).
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import errno
+import os
+import sqlite3
+import tempfile
+import threading
+import urllib.parse
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: the lock is kept within the process only
+    fcntl = None
+
 from sqlalchemy import (JSON, BigInteger, DateTime, ForeignKey, Integer, String, bindparam, create_engine, delete,
                         event, func, insert, select, text, update)
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+from .health import StorageHealth, StorageUnavailable, storage_fault
 
 #: the embedded default database, relative to the current directory (``citygames serve``)
 DEFAULT_DB_PATH = Path("data") / "citygames.sqlite3"
@@ -124,22 +147,224 @@ def resolve_db_url(db: str | None, data_dir: str | Path | None = None) -> str:
     return f"sqlite:///{path}"
 
 
+class DatabaseInUse(Exception):
+    """Another server (another process, or another app in this process) holds the SQLite file
+    (issue 16, defect 3). The message is one line naming the file and, when known, the holder's pid."""
+
+
+class DatabaseUnwritable(Exception):
+    """The SQLite file, its ``-wal`` file or its folder cannot be written (read-only, immutable,
+    wrong owner, read-only file system): the server refuses to start (issue 16, defect 8). The
+    message is one line naming the file."""
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of an ``sqlite:///PATH`` URL (absolute), or ``None`` (not SQLite, in memory)."""
+    if not url.startswith("sqlite"):
+        return None
+    database = make_url(url).database
+    if not database or database == ":memory:" or database.startswith("file:"):
+        return None
+    return Path(database).expanduser().resolve()
+
+
+@dataclass
+class _Held:
+    fd: int
+    process: bool          # taken for the life of the process (``hold_database``)
+    user: object = None    # the ``DatabaseLock`` using it now, if any
+
+
+_HELD: dict[str, _Held] = {}       # lock file -> the lock this process holds on it
+_HELD_GUARD = threading.Lock()
+
+
+def _flock(db: Path, lock_path: Path) -> int:
+    """Open ``lock_path`` and take an exclusive ``flock`` on it without waiting; the descriptor
+    (close-on-exec, so no child process keeps the lock after the server dies), holding the lock
+    until it is closed or the process ends. Writes our pid into it for the next one's message.
+
+    Raises:
+        DatabaseInUse: another process holds it.
+        DatabaseUnwritable: the lock file cannot be created or opened.
+    """
+    try:
+        fd = os.open(lock_path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o644)
+    except OSError as exc:
+        if lock_path.exists():
+            raise DatabaseUnwritable(f"the lock file {lock_path} is not writable: {exc.strerror}") from None
+        raise DatabaseUnwritable(f"the database folder {lock_path.parent} is not writable (the lock file "
+                                 f"{lock_path.name} cannot be created): {exc.strerror}") from None
+    if fcntl is None:  # pragma: no cover - Windows
+        return fd
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError as exc:
+        try:
+            holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+        except OSError:  # pragma: no cover
+            holder = ""
+        os.close(fd)
+        if exc.errno not in (errno.EWOULDBLOCK, errno.EAGAIN, errno.EACCES):  # pragma: no cover
+            raise DatabaseUnwritable(f"cannot lock {lock_path}: {exc.strerror}") from None
+        pid = f" (pid {holder})" if holder.isdigit() else ""
+        raise DatabaseInUse(f"the database {db} is in use by another citygames server{pid}: one server per "
+                            f"SQLite file (stop that one first, or use PostgreSQL for several processes)") from None
+    try:  # best effort: a full disk must not stop the lock itself
+        os.ftruncate(fd, 0)
+        os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+    except OSError:
+        pass
+    return fd
+
+
+class DatabaseLock:
+    """One server per SQLite file (issue 16, defect 3): an advisory exclusive ``flock`` on
+    ``<db>.lock`` next to the database, held while a ``Repository`` is open on it. The kernel drops
+    it when the process ends in any way (``kill -9`` included), so a stale lock never blocks the
+    next start. Within one process a second ``Repository`` on the same file is refused too (two
+    apps would each keep their own copy of the tables), unless the first has closed.
+
+    ``hold_database`` (``citygames serve``) takes the lock for the life of the process before the
+    app starts; the app's ``Repository`` then uses that lock instead of taking its own.
+
+    Args:
+        db: the SQLite file (absolute path).
+    """
+
+    def __init__(self, db: Path):
+        self.db = db
+        self.path = db.with_name(db.name + ".lock")
+        self._key = str(self.path)
+
+    def acquire(self) -> "DatabaseLock":
+        """Take the lock; returns ``self``.
+
+        Raises:
+            DatabaseInUse: another process, or another open repository of this one, holds it.
+            DatabaseUnwritable: the lock file cannot be created.
+        """
+        with _HELD_GUARD:
+            held = _HELD.get(self._key)
+            if held is not None:
+                if held.process and held.user is None:
+                    held.user = self
+                    return self
+                raise DatabaseInUse(f"the database {self.db} is already open in this process (another app "
+                                    f"or server holds it): one server per SQLite file")
+            _HELD[self._key] = _Held(fd=_flock(self.db, self.path), process=False, user=self)
+        return self
+
+    def release(self) -> None:
+        """Give the lock back (a lock held for the process stays held). Idempotent."""
+        with _HELD_GUARD:
+            held = _HELD.get(self._key)
+            if held is None or held.user is not self:
+                return
+            held.user = None
+            if not held.process:
+                del _HELD[self._key]
+                os.close(held.fd)
+
+
+def hold_database(url: str) -> None:
+    """Take the lock of the SQLite file of ``url`` for the life of this process (``citygames
+    serve``, issue 16 defect 3); a later ``Repository`` of this process on it uses this lock. No-op
+    for PostgreSQL (several processes on one database are correct there) or a lock already held.
+
+    Raises:
+        DatabaseInUse: another server holds the file.
+        DatabaseUnwritable: the lock file cannot be created.
+    """
+    db = sqlite_path(url)
+    if db is None:
+        return
+    lock = DatabaseLock(db)
+    with _HELD_GUARD:
+        held = _HELD.get(lock._key)
+        if held is not None:
+            held.process = True
+            return
+        _HELD[lock._key] = _Held(fd=_flock(db, lock.path), process=True)
+
+
+def check_writable(db: Path) -> None:
+    """Refuse an SQLite file the server could not write (issue 16, defect 8): the folder must take
+    new files (the ``-wal`` file), and the database and its ``-wal`` file, when they exist, must open
+    for writing. (SQLite would open them read-only without a word and fail at the first move.)
+
+    Raises:
+        DatabaseUnwritable: one line naming the file and the reason.
+    """
+    folder = db.parent
+    try:
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise DatabaseUnwritable(f"the database folder {folder} is not writable: {exc.strerror}") from None
+    for path in (db, db.with_name(db.name + "-wal")):
+        try:
+            with open(path, "r+b"):
+                pass
+        except FileNotFoundError:
+            continue
+        except OSError as exc:
+            raise DatabaseUnwritable(f"the database file {path} is not writable: {exc.strerror}") from None
+
+
+def _public_url(url: str) -> str:
+    """``url`` without a password (for log lines)."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # pragma: no cover - unparsable URLs never reach an engine
+        return url.split("@")[-1]
+
+
 class Repository:
     """Blocking data access. Every public method runs in its own transaction.
+
+    On an SQLite file it holds the file's ``DatabaseLock`` until ``close()`` and opens the file
+    through the ``unix-excl`` VFS (the WAL index in heap memory, no ``-shm`` file; other processes
+    cannot open the file meanwhile, which the lock promises anyway). ``health`` tracks whether
+    writes succeed; a write that fails for a storage fault raises ``StorageUnavailable``.
 
     Args:
         url: an SQLAlchemy URL (``sqlite:///...``, ``postgresql+psycopg://...``); see
             ``resolve_db_url``.
+
+    Raises:
+        DatabaseInUse: another server holds the SQLite file (issue 16, defect 3).
+        DatabaseUnwritable: the SQLite file, its ``-wal`` file or its folder is not writable.
     """
 
     def __init__(self, url: str):
         self.url = url
         self.is_sqlite = url.startswith("sqlite")
+        self.path = sqlite_path(url)
+        self.lock = DatabaseLock(self.path).acquire() if self.path is not None else None
+        try:
+            self._open()
+        except BaseException:
+            if self.lock is not None:
+                self.lock.release()
+            raise
+
+    def _open(self) -> None:
+        url = self.url
+        self.health = StorageHealth(str(self.path) if self.path is not None else _public_url(url))
         kwargs: dict = {"future": True}
         if self.is_sqlite:
             kwargs["connect_args"] = {"check_same_thread": False, "timeout": 30}
         else:
             kwargs["pool_pre_ping"] = True
+        if self.path is not None:
+            check_writable(self.path)
+            # unix-excl: the WAL index lives in heap memory shared by this process's connections
+            # instead of a memory-mapped <db>-shm file, whose truncation or loss of write access
+            # killed the server with SIGBUS (issue 16, defect 8)
+            uri = "file:" + urllib.parse.quote(str(self.path)) + "?vfs=unix-excl"
+            kwargs.pop("connect_args")
+            kwargs["creator"] = lambda: sqlite3.connect(uri, uri=True, check_same_thread=False, timeout=30)
         self.engine = create_engine(url, **kwargs)
         if self.is_sqlite:
             @event.listens_for(self.engine, "connect")
@@ -150,16 +375,38 @@ class Repository:
                 cur.execute("PRAGMA foreign_keys=ON")
                 cur.execute("PRAGMA busy_timeout=30000")
                 cur.close()
-        Base.metadata.create_all(self.engine)
+        try:
+            Base.metadata.create_all(self.engine)
+        except BaseException:
+            self.engine.dispose()
+            raise
 
     def close(self) -> None:
+        """Close every connection and give the SQLite file's lock back."""
         self.engine.dispose()
+        if self.lock is not None:
+            self.lock.release()
+
+    @contextmanager
+    def _write(self):
+        """A write transaction (``engine.begin()``) reporting to ``health``: a storage fault
+        raises ``StorageUnavailable`` (nothing is written); a commit marks the storage healthy."""
+        try:
+            with self.engine.begin() as conn:
+                yield conn
+        except DBAPIError as exc:
+            reason = storage_fault(exc)
+            if reason is None:
+                raise
+            self.health.failed(reason)
+            raise StorageUnavailable(reason) from exc
+        self.health.succeeded()
 
     # --- tables ------------------------------------------------------------------------------
     def insert_table(self, t: TableData) -> bool:
         """Store a new table; ``False`` if its id is taken."""
         try:
-            with self.engine.begin() as conn:
+            with self._write() as conn:
                 conn.execute(insert(TableRow).values(
                     id=t.id, game=t.game, options=t.options, seed=t.seed, seats=t.seats, status=t.status,
                     seq=t.seq, created_at=t.created_at, finished_at=t.finished_at, result=t.result))
@@ -220,7 +467,7 @@ class Repository:
         that item is written). If the transaction fails as a whole, every item is retried alone.
         """
         try:
-            with self.engine.begin() as conn:
+            with self._write() as conn:
                 return [self._append(conn, *item) for item in batch]
         except IntegrityError:
             if len(batch) == 1:
@@ -229,7 +476,7 @@ class Repository:
         out: list[StaleWrite | None] = []
         for item in batch:
             try:
-                with self.engine.begin() as conn:
+                with self._write() as conn:
                     out.append(self._append(conn, *item))
             except IntegrityError:
                 out.append(StaleWrite(f"action {item[1]} of table {item[0]} exists already"))
@@ -255,7 +502,7 @@ class Repository:
         Raises:
             StaleWrite: the table is not at ``seq + 1``.
         """
-        with self.engine.begin() as conn:
+        with self._write() as conn:
             res = conn.execute(update(TableRow).where(TableRow.id == table_id, TableRow.seq == seq + 1,
                                                       TableRow.status == "open").values(seq=seq))
             if res.rowcount != 1:
@@ -271,7 +518,7 @@ class Repository:
         Raises:
             StaleWrite: the table is not open at ``seq`` (nothing is changed).
         """
-        with self.engine.begin() as conn:
+        with self._write() as conn:
             res = conn.execute(update(TableRow).where(TableRow.id == table_id, TableRow.seq == seq,
                                                       TableRow.status == "open").values(seq=seq - 1))
             if res.rowcount != 1:
@@ -286,7 +533,7 @@ class Repository:
 
     def finish(self, table_id: str, result: dict) -> None:
         """Mark a table finished (used when a restored record turns out to be complete)."""
-        with self.engine.begin() as conn:
+        with self._write() as conn:
             conn.execute(update(TableRow).where(TableRow.id == table_id)
                          .values(status="finished", finished_at=now(), result=result))
 

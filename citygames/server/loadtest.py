@@ -159,7 +159,8 @@ def _start_server(db: Path, bot_delay: float = 0.0) -> tuple[subprocess.Popen, s
 
     port = _free_port()
     proc = subprocess.Popen([sys.executable, "-m", "citygames.cli", "serve", "--host", "127.0.0.1", "--port",
-                             str(port), "--db", str(db), "--bot-delay", str(bot_delay)],
+                             str(port), "--db", str(db), "--bot-delay", str(bot_delay),
+                             "--no-rate-limits"],
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=dict(os.environ))
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30

@@ -46,6 +46,8 @@ from citygames.core import SIMULTANEOUS, Action, Game, IllegalActionError, State
 from citygames.core.errors import CitygamesError
 
 from .db import Repository, StaleWrite, TableData, iso
+from .health import STORAGE_REFUSAL, StorageUnavailable, retry_delay
+from .security import JsonError, parse_json
 
 log = logging.getLogger("citygames.server")
 
@@ -847,10 +849,10 @@ class TableManager:
         if size > MAX_MESSAGE:
             conn.error(f"message too large: {size} bytes (the limit is {MAX_MESSAGE})", table.seq)
             return
-        try:
-            msg = json.loads(raw)
-        except (ValueError, UnicodeDecodeError):
-            conn.error("malformed message: not valid JSON", table.seq)
+        try:  # size and nesting depth are checked before parsing (issue 16, defect 2)
+            msg = parse_json(raw, max_bytes=MAX_MESSAGE)
+        except JsonError as exc:
+            conn.error(f"malformed message: {exc}", table.seq)
             return
         if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
             conn.error('malformed message: expected a JSON object with a "type"', table.seq)
@@ -926,6 +928,8 @@ class TableManager:
             except StaleWrite as exc:
                 log.error("table %s: %s", table.id, exc)
                 return f"stale: the action could not be stored ({exc})"
+            except StorageUnavailable as exc:  # logged once by the repository's health (defect 10)
+                return f"{STORAGE_REFUSAL}: the action could not be stored ({exc.reason}); try again later"
             except Exception:
                 log.exception("table %s: storing action %d failed", table.id, at)
                 return "server error: the action could not be stored; try again"
@@ -1026,8 +1030,12 @@ class TableManager:
                 table.bot_tasks[seat] = asyncio.get_running_loop().create_task(self._bot_turns(table, seat))
 
     async def _bot_turns(self, table: Table, seat: int) -> None:
+        """Move the bot of ``seat`` while it is to move. A move refused because the storage failed
+        (full disk, read-only database) is retried after ``retry_delay`` (0.5 s doubling to 30 s),
+        so the table resumes by itself once the fault clears (issue 16, defect 6)."""
         loop = asyncio.get_running_loop()
         name = table.data.seats[seat]["bot"]
+        refused = 0   # storage refusals in a row
         try:
             while not self._closing:
                 if self.bot_delay > 0:
@@ -1050,6 +1058,11 @@ class TableManager:
                     action = await loop.run_in_executor(self.bot_pool, bot_move, "random", seed, bot_view(st, seat),
                                                         seat)
                 err = await self.submit(table, seat, seq, action)
+                if err is not None and err.startswith(STORAGE_REFUSAL):
+                    refused += 1
+                    await asyncio.sleep(retry_delay(refused))
+                    continue
+                refused = 0
                 if err is not None and not err.startswith("stale"):
                     log.error("table %s: bot %s (seat %d) action refused: %s", table.id, name, seat, err)
                     return

@@ -1,0 +1,278 @@
+// citygames — the script of the table page (table.html), kept in its own file so that the Content-Security-Policy
+// (script-src 'self') runs it with no inline script allowed.
+import {
+  api, connectTable, showConn, LogPanel, actionButtons, scoreSheet, showScoreOverlay,
+  loadComponents, toast, h, swatch, seatNames, simultaneousStep, simultaneousNode,
+} from "/static/app.js";
+import { loadView } from "/static/games.js";
+
+const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
+const params = new URLSearchParams(location.search);
+const seatParam = params.get("seat");
+const seat = seatParam !== null && seatParam !== "" ? Number(seatParam) : null;
+const token = params.get("token");
+
+const $ = (id) => document.getElementById(id);
+/** The game's board (SVG) or the generic view (the observation as text). */
+function showBoard(on) {
+  document.getElementById("board").toggleAttribute("hidden", !on);  // an SVG element has no .hidden
+  document.getElementById("generic").hidden = on;
+}
+const svg = $("board");
+const logPanel = new LogPanel($("log"), []);
+let view = null;        // the game's view (games.js), once known
+let comps = null;       // game.components_json() of this table
+let colors = [];        // CSS colour of each seat
+let last = null;        // last state message
+let busy = false;       // an action was sent; waiting for the next state or an error
+let busySeq = null;     // the seq the action was sent at
+let conn = null;
+let scoreShown = false;
+let summaryP = null;
+let setupP = null;      // setup(msg) under way or done, for setupGame
+let setupGame = null;
+
+$("role").textContent = seat === null ? "watching" : `playing seat ${seat}`;
+
+/** The game's view, its components (with this table's options) and the seat colours. */
+async function setup(msg) {
+  view = await loadView(msg.game);
+  if (!summaryP) summaryP = api(`/api/tables/${encodeURIComponent(tableId)}`);
+  try {
+    const summary = await summaryP;
+    comps = await loadComponents(msg.game, summary.options || {});
+  } catch (e) {
+    summaryP = null;
+    toast(`Cannot load the game components: ${e.message}`);
+    comps = null;
+  }
+  colors = view.seatColors(comps, (msg.seats || []).length);
+  logPanel.setView(colors, view.logClass);
+  if (!comps) setupP = null;  // try again with the next state
+}
+
+function names(msg) {
+  return seatNames(msg.seats, (msg.seats || []).length || (msg.observation || {}).num_players || 0);
+}
+
+function send(obj) {
+  if (!conn || !conn.send(obj)) {
+    toast("Not connected — the action was not sent; reconnecting…");
+    return false;
+  }
+  return true;
+}
+
+function onAction(id) {
+  if (busy || !last) return;
+  busy = true;
+  busySeq = last.seq;
+  svg.classList.add("busy");
+  for (const b of document.querySelectorAll("#actions button, #all-actions-list button, #undo, #change-choice")) b.disabled = true;
+  if (!send({ type: "action", seq: last.seq, action: id })) unbusy();
+}
+
+/** Take back this seat's choice in a simultaneous step (it then chooses again). */
+function onChange() {
+  if (busy || !last) return;
+  busy = true;
+  busySeq = last.seq;
+  for (const b of document.querySelectorAll("#change-choice")) b.disabled = true;
+  if (!send({ type: "withdraw", seq: last.seq })) unbusy();
+}
+
+function unbusy() {
+  busy = false;
+  busySeq = null;
+  svg.classList.remove("busy");
+  for (const b of document.querySelectorAll("#actions button, #all-actions-list button, #undo, #change-choice")) b.disabled = false;
+}
+
+$("undo").addEventListener("click", () => {
+  if (!last || busy) return;
+  busy = true;
+  busySeq = last.seq;
+  if (!send({ type: "undo", seq: last.seq })) unbusy();
+});
+
+document.addEventListener("keydown", (e) => {
+  if (e.target.closest && e.target.closest("input, select, textarea")) return;
+  if (/^[1-9]$/.test(e.key)) {
+    const b = document.querySelectorAll("#actions button")[Number(e.key) - 1];
+    if (b && !b.disabled) b.click();
+  } else if ((e.key === "z" || e.key === "Z") && (e.ctrlKey || e.metaKey)) {
+    const change = $("change-choice");
+    if (change && !change.disabled) change.click();
+    else if (!$("undo").hidden && !$("undo").disabled) $("undo").click();
+  }
+});
+
+/** The seats to move, for display: obs.current_player when the game gives it, else to_move. */
+function movers(msg) {
+  const cp = msg.observation ? msg.observation.current_player : undefined;
+  if (cp !== null && cp !== undefined && cp >= 0) return [cp];
+  return (msg.to_move || []).filter(p => p !== null && p !== undefined && p >= 0);
+}
+
+async function onState(msg) {
+  const first = !last;
+  last = msg;
+  // a state at the same seq (someone joined or left) does not answer a pending action
+  if (busy && msg.seq !== busySeq) { busy = false; busySeq = null; }
+  const obs = msg.observation || {};
+  if (!setupP || setupGame !== msg.game) { setupGame = msg.game; setupP = setup(msg); }
+  await setupP;
+  if (msg !== last) return;  // a newer state arrived while loading
+  const nm = names(msg);
+  const mine = msg.your_seat !== null && msg.your_seat !== undefined && (msg.to_move || []).includes(msg.your_seat);
+  const sim = msg.terminal ? null : simultaneousStep(msg);   // several seats choosing at once
+  const gname = comps && comps.name ? comps.name : msg.game;
+  document.title = `${mine ? (sim ? "● Your choice — " : "● Your turn — ") : ""}${gname} — table ${msg.table_id} — citygames`;
+  const legal = mine ? (msg.legal || []) : [];
+
+  // for scripts and tests: where the table stands
+  document.body.dataset.seq = msg.seq;
+  document.body.dataset.mine = mine ? "true" : "false";
+  document.body.dataset.terminal = msg.terminal ? "true" : "false";
+  document.body.dataset.game = msg.game;
+  document.body.dataset.view = view.generic ? "generic" : msg.game;
+  document.body.dataset.simultaneous = sim ? "true" : "false";
+  document.body.dataset.chosen = sim ? `${sim.n}/${sim.m}` : "";
+  document.body.dataset.myChoice = sim && sim.myChoice ? String(sim.myChoice.id) : "";
+
+  // log
+  logPanel.update(msg.log || [], msg.log_from ?? 0, { fresh: !first });
+
+  // board
+  let unplaced = legal;
+  if (view.render && comps) {
+    showBoard(true);
+    const rest = view.render(svg, obs, comps, legal, {
+      onAction: mine ? onAction : null, names: nm, colors, seat: msg.your_seat ?? null, busy,
+      recent: view.recent(logPanel.entries), log: logPanel.entries, replay: false, myChoice: msg.my_choice || null,
+    });
+    if (Array.isArray(rest)) unplaced = rest;
+  } else {
+    showBoard(false);
+    document.body.classList.add("phone-page");   // one column on a phone
+    $("generic").textContent = JSON.stringify(obs, null, 1);
+  }
+
+  // turn card
+  const who = $("turn-who");
+  who.textContent = "";
+  const mv = movers(msg);
+  if (msg.terminal) {
+    who.append("Game over");
+  } else if (sim && mine) {
+    who.append(swatch(colors[msg.your_seat]), " Your choice");
+  } else if (sim && sim.chose) {
+    who.append(swatch(colors[msg.your_seat]), " You have chosen — waiting for the others");
+  } else if (sim) {
+    who.append(`${sim.m === 1 ? "One seat" : "Everybody"} choosing at once`);
+  } else if (mine) {
+    who.append(swatch(colors[msg.your_seat]), " Your turn");
+  } else if (mv.length) {
+    mv.forEach((p, i) => who.append(i ? ", " : "", swatch(colors[p]), ` ${nm[p] ?? `Seat ${p}`}`));
+    who.append(" to move");
+  } else {
+    who.append("Waiting…");
+  }
+  $("turn-card").classList.toggle("mine", mine);
+  $("turn-what").textContent = msg.terminal ? "The game has ended." : view.describe(obs, comps);
+  const simBox = $("turn-sim");
+  simBox.textContent = "";
+  simBox.hidden = !sim;
+  if (sim) simBox.appendChild(simultaneousNode(sim, nm, colors, sim.chose ? onChange : null, { busy }));
+  const prompt = $("turn-prompt");
+  prompt.hidden = !mine;
+  prompt.textContent = mine ? view.prompt(obs, legal) : "";
+  actionButtons($("actions"), unplaced, onAction, { disabled: busy });
+  const all = $("all-actions");
+  all.hidden = !mine || legal.length === unplaced.length;
+  $("n-legal").textContent = legal.length;
+  actionButtons($("all-actions-list"), legal, onAction, { disabled: busy });
+  $("undo").hidden = !msg.can_undo || !!sim;   // in a simultaneous step "Change" takes a choice back
+  $("undo").disabled = busy;
+
+  // status line
+  const sl = $("status-line");
+  sl.textContent = "";
+  sl.append(h("b", null, gname), ` · table ${msg.table_id} · `);
+  if (msg.terminal) sl.append("game over");
+  else {
+    const st = view.status(obs, comps);
+    if (sim) {
+      sl.append(st ? `${st} · ` : "", `${sim.n} of ${sim.m} chosen`,
+        mine ? h("b", null, " · your choice") : sim.chose ? " · you have chosen" : "");
+    } else {
+      sl.append(st ? `${st} · ` : "",
+        mv.length ? (mine ? h("b", null, "your turn") : `${mv.map(p => nm[p] ?? `Seat ${p}`).join(", ")} to move`) : "");
+    }
+  }
+
+  // the game's own side panels (The Capitals: World Expo results)
+  const panels = $("game-panels");
+  panels.textContent = "";
+  for (const p of view.panels(logPanel.entries, { comps, colors, names: nm }) || []) {
+    panels.appendChild(h("section", { class: `card ${p.class || ""}`, id: p.id || null }, h("h2", null, p.title || ""), p.node));
+  }
+
+  // the end
+  if (msg.terminal && msg.result) {
+    $("score-card").hidden = false;
+    $("score-body").textContent = "";
+    $("score-body").appendChild(scoreSheet(msg.result, colors, nm, view.scoring));
+    const links = [h("a", { class: "big-link", href: `/replay/${encodeURIComponent(msg.table_id)}` }, "Replay"),
+      h("a", { href: `/api/tables/${encodeURIComponent(msg.table_id)}/record`, download: `citygames-${msg.table_id}.json`, style: { marginLeft: "10px", alignSelf: "center" } }, "Download record")];
+    $("end-links").textContent = "";
+    $("end-links").append(...links);
+    if (!scoreShown) {
+      scoreShown = true;
+      showScoreOverlay(msg.result, colors, nm, [
+        h("a", { class: "big-link", href: `/replay/${encodeURIComponent(msg.table_id)}`, style: { marginTop: 0 } }, "Watch the replay"),
+      ], view.scoring);
+    }
+  } else {
+    $("score-card").hidden = true;
+  }
+}
+
+function onError(msg) {
+  unbusy();
+  toast(msg.message || "error");
+}
+
+// A press is not cut short by a state message. Each message redraws the board and the turn card;
+// one arriving between the press and the release of a button (another seat choosing in a
+// simultaneous step, a seat connecting) would take the pressed element away, and the click would
+// never happen. So while a pointer is down the messages wait, and are drawn in order once the
+// click has been handled (after the release if no click follows; after HOLD_MS at the most).
+const HOLD_MS = 2000;
+let pressed = false;
+let holdTimer = null;
+const held = [];
+function deliver(m) {
+  return onState(m).catch(e => { console.error(e); toast(`Display error: ${e.message}`); });
+}
+async function release() {
+  clearTimeout(holdTimer);
+  if (!pressed) return;
+  pressed = false;
+  while (held.length && !pressed) await deliver(held.shift());
+}
+const releaseSoon = (ms) => () => { clearTimeout(holdTimer); holdTimer = setTimeout(release, ms); };
+document.addEventListener("pointerdown", () => { pressed = true; releaseSoon(HOLD_MS)(); }, true);
+window.addEventListener("click", releaseSoon(0), true);           // after the click's own handlers
+window.addEventListener("pointerup", releaseSoon(300), true);     // a release that makes no click
+window.addEventListener("pointercancel", releaseSoon(0), true);   // e.g. a touch that became a scroll
+
+conn = connectTable(tableId, seat, token, {
+  onState: (m) => { if (pressed || held.length) held.push(m); else deliver(m); },
+  onError,
+  onStatus: (s, d) => {
+    showConn($("conn"), s, d);
+    if (s === "fatal") { $("turn-who").textContent = `Cannot join this table: ${d}.`; toast(`Cannot join: ${d}`); }
+  },
+});
+window.citygames = { get last() { return last; }, get view() { return view; } };
