@@ -104,7 +104,9 @@ def test_tables_load_on_first_use_and_bot_tables_resume_unwatched(tmp_path):
             with pytest.raises(Exception):
                 ws.receive_json()
         h = client.get("/api/health").json()
-        assert h["status"] == "ok" and h["broken_tables"] == 0
+        assert h["status"] == "ok" and h["storage"] == "ok" and h["broken_tables"] == 0
+        assert set(h) == {"status", "storage", "tables_in_memory", "connections", "bot_tasks", "restoring",
+                          "broken_tables", "slow_clients_closed", "idle_evict_s"}   # counts only
 
 
 def test_restart_bench_restores_a_stored_table_through_a_real_server(tmp_path):

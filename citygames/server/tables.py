@@ -577,12 +577,18 @@ class TableManager:
     def health(self) -> dict:
         """What ``GET /api/health`` answers: counts only, never an id, token or seed.
 
-        ``{status: "ok", tables_in_memory, connections, bot_tasks, restoring, broken_tables,
-        slow_clients_closed, idle_evict_s}``; ``restoring`` counts the open tables with a bot seat
-        not yet restored since the start; ``idle_evict_s`` is ``None`` when tables are never evicted.
+        ``{status, storage, tables_in_memory, connections, bot_tasks, restoring, broken_tables,
+        slow_clients_closed, idle_evict_s}``: ``status`` is ``"ok"``, or ``"degraded"`` while the
+        last write failed (``storage``: ``"ok"`` or ``"unavailable"``, from the repository's
+        ``StorageHealth``; the reason stays in the log); ``restoring`` counts the open tables with
+        a bot seat not yet restored since the start; ``idle_evict_s`` is ``None`` when tables are
+        never evicted.
         """
+        storage = getattr(self.repo, "health", None)
+        storage_ok = storage is None or bool(storage.ok)
         return {
-            "status": "ok",
+            "status": "ok" if storage_ok else "degraded",
+            "storage": "ok" if storage_ok else "unavailable",
             "tables_in_memory": len(self.tables),
             "connections": sum(len(t.conns) for t in self.tables.values()),
             "bot_tasks": sum(len(t.bot_tasks) for t in self.tables.values()),
