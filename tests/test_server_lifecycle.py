@@ -31,7 +31,7 @@ from citygames.server import restartbench
 from citygames.server.db import Repository, TableData
 from citygames.server.tables import MAX_QUEUE, hash_token, public_seat, result_of
 
-from server_helpers import create, next_state, server, until, watchdog, ws_path
+from server_helpers import create, next_state, server, watchdog, ws_path
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

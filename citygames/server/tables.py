@@ -571,7 +571,14 @@ class TableManager:
                 await t
             except BaseException:
                 pass
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        # the workers finish the move at hand and exit (a process pool torn down under them leaves
+        # its semaphores to the resource tracker, which warns); a stuck one is not waited for long
+        stop = asyncio.get_running_loop().run_in_executor(
+            None, functools.partial(self.bot_pool.shutdown, wait=True, cancel_futures=True))
+        try:
+            await asyncio.wait_for(asyncio.shield(stop), 2.0)
+        except (asyncio.TimeoutError, Exception):
+            pass
         self.db_pool.shutdown(wait=True)
 
     def health(self) -> dict:
