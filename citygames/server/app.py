@@ -362,8 +362,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
 
     @app.get("/api/health")
     async def health(request: Request):
-        """For the operator: ``TableManager.health()`` (counts of tables in memory, connections,
-        bot tasks, tables still restoring, broken tables, slow clients closed); no secrets."""
+        """For the operator: ``TableManager.health()`` (whether the storage takes writes; counts of
+        tables in memory, connections, bot tasks, tables still restoring, broken tables, slow
+        clients closed); no ids, tokens, seeds or paths."""
         return manager(request).health()
 
     # --- tables ------------------------------------------------------------------------------
