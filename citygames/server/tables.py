@@ -609,8 +609,8 @@ class TableManager:
     async def restore(self) -> int:
         """Restore, one table at a time, every open table with a bot seat (newest first) and resume
         its bots; returns how many were restored. Runs in the background after a start
-        (``start``): it yields to the event loop between tables and each rebuild runs in a worker
-        thread, so requests are served meanwhile; a table somebody asks for is loaded at once by
+        (``start``): it yields to the event loop between tables and each rebuild hands the loop back
+        every few milliseconds (``rebuild_cooperatively``), so requests are served meanwhile; a table somebody asks for is loaded at once by
         ``get`` whatever its place here. Tables with human seats only wait for their first use.
         """
         while True:
