@@ -668,7 +668,9 @@ def rules(ctx, game_id, players, assumptions, sets) -> None:
               help="seconds a bot waits before each move")
 @click.option("--bot-processes", type=click.IntRange(min=0), default=0, show_default=True,
               help="run bots in this many worker processes (0: worker threads)")
-def serve(host, port, db, bot_delay, bot_processes) -> None:
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="server worker processes on the port (more than 1 needs a postgresql:// database)")
+def serve(host, port, db, bot_delay, bot_processes, workers) -> None:
     """Run the browser table: lobby, tables, spectators and replays over HTTP and WebSockets."""
     try:
         import uvicorn
@@ -680,12 +682,19 @@ def serve(host, port, db, bot_delay, bot_processes) -> None:
         url = resolve_db_url(db)
     except OSError as exc:
         raise click.BadParameter(f"cannot create the database folder: {exc}", param_hint="--db") from None
+    if workers > 1 and not url.startswith("postgresql"):   # issue 16, part 5: SQLite is one process
+        raise click.BadParameter(
+            f"{workers} workers need a PostgreSQL database (--db postgresql://user@host/db): SQLite is the "
+            f"single-process embedded database, run it with --workers 1", param_hint="--workers")
     from citygames.server.db import Repository
     try:  # fail here with one line rather than in the server's startup with a traceback
         Repository(url).close()
     except Exception as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise click.BadParameter(f"cannot open the database: {first}", param_hint="--db") from None
+    if workers > 1:   # several worker processes (issue 16, part 5): see citygames/server/cluster.py
+        _serve_workers(url, host, port, workers, bot_delay=bot_delay, bot_processes=bot_processes)
+        return
     app = create_app(url, bot_delay=bot_delay, bot_processes=bot_processes)
     import gc
     for game_id in registered_games():  # import every engine now rather than during play
@@ -705,6 +714,20 @@ def serve(host, port, db, bot_delay, bot_processes) -> None:
     # no per-message deflate: compressing every state costs more CPU than building it
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=False,
                 log_level="warning", timeout_graceful_shutdown=3)
+
+
+def _serve_workers(url: str, host: str, port: int, workers: int, **app_kwargs) -> None:
+    """``serve --workers N`` (N > 1): N uvicorn workers sharing a PostgreSQL database (issue 16,
+    part 5); SQLite stays one process and is refused here with a message."""
+    from citygames.server.cluster import serve_workers
+    shown = f"[{host}]" if ":" in host else host
+    where = url.split("://", 1)[0] + "://…@" + url.rsplit("@", 1)[-1] if "@" in url else url
+    click.echo(f"citygames table at http://{shown}:{port}/ (database {where}, {workers} workers)", nl=True)
+    try:
+        serve_workers(url, host=host, port=port, workers=workers, **app_kwargs)
+    except Exception as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise click.ClickException(f"cannot start the workers: {first}") from None
 
 
 @main.command(context_settings=GAME_OPTIONS)

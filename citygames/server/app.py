@@ -27,6 +27,7 @@ from citygames.core.errors import CitygamesError
 from citygames.core.registry import game_info
 from citygames.core.records import replay as replay_record
 
+from .cluster import start_cluster
 from .db import Repository, resolve_db_url
 from .tables import Connection, TableManager, event_json, public_seat, summary, token_ok
 
@@ -190,12 +191,17 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         repo = await asyncio.to_thread(Repository, url)
         manager = TableManager(repo, bot_delay=bot_delay, bot_processes=bot_processes)
         app.state.manager = manager
+        # several workers (issue 16, part 5): listen for the other workers' changes before any table
+        # is loaded; None (nothing started) in one process
+        cluster = await start_cluster(app, manager)
         restored = await manager.restore()
         if restored:
             log.info("restored %d unfinished table(s)", restored)
         try:
             yield
         finally:
+            if cluster is not None:
+                await cluster.stop()
             await manager.close()
             repo.close()
 
