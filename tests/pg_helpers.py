@@ -65,8 +65,10 @@ class Postgres:
 
 
 @contextmanager
-def running_postgres(dbname: str = "citygames_test"):
+def running_postgres(dbname: str = "citygames_test", durable: bool = False):
     """Start a throwaway PostgreSQL cluster; yields a ``Postgres``; stops and deletes it after.
+    ``durable``: keep PostgreSQL's default fsync and synchronous commit (for benchmarks; tests
+    turn them off, their data is thrown away).
 
     Raises:
         RuntimeError: initdb or the server failed (with their output).
@@ -92,8 +94,9 @@ def running_postgres(dbname: str = "citygames_test"):
 
     try:
         run(bindir / "initdb", "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--no-sync")
-        opts = (f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories='' -c fsync=off "
-                f"-c synchronous_commit=off -c full_page_writes=off -c max_connections=200")
+        opts = f"-c listen_addresses=127.0.0.1 -c port={port} -c unix_socket_directories='' -c max_connections=200"
+        if not durable:
+            opts += " -c fsync=off -c synchronous_commit=off -c full_page_writes=off"
         run(bindir / "pg_ctl", "-D", data, "-l", root / "server.log", "-o", opts, "-w", "-t", "60", "start",
             timeout=90)
         pg = Postgres(port, dbname)
