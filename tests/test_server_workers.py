@@ -126,18 +126,22 @@ def workers(postgres, tmp_path, request):  # noqa: F811
         yield srv, url
     finally:
         srv.stop()
-        assert not _children(srv.proc.pid)
+        assert not _children(srv.proc.pid)   # SIGTERM stops every worker
 
 
 async def _connect_on(srv: Workers, path: str, want=None, avoid=None, tries: int = 80):
     """A WebSocket on ``path`` whose worker is ``want`` (or not ``avoid``); reconnects until so."""
+    landed = []
     for _ in range(tries):
         ws = await connect(srv.ws_url + path, max_size=2 ** 22)
         pid = int(ws.response.headers[WORKER_HEADER])
         if (want is None or pid == want) and (avoid is None or pid != avoid):
             return ws, pid
+        landed.append(pid)
         await ws.close()
-    raise AssertionError(f"no socket landed on the wanted worker in {tries} tries")
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"no socket landed on the wanted worker ({want}, not {avoid}) in {tries} tries: "
+                         f"{sorted(set(landed))}; workers now {_children(srv.proc.pid)}\n{srv.log()[-3000:]}")
 
 
 def _create(srv: Workers, seats: list[str], seed: int) -> dict:
@@ -185,6 +189,8 @@ def test_two_workers_play_one_game(workers):
         s1, _ = await _connect_on(srv, ws_path(table), want=pid1)
         rng = random.Random(7)
         seen: dict[str, list[int]] = {}
+        logs: dict[str, list[dict]] = {}
+        undone: list[int] = []
 
         async def socket_loop(name: str, ws, seat):
             seqs = seen.setdefault(name, [])
@@ -196,9 +202,16 @@ def test_two_workers_play_one_game(workers):
                     continue
                 if not seqs or m["seq"] != seqs[-1]:   # a seat's connect/leave repeats the seq
                     seqs.append(m["seq"])
+                # the client's log, as PROTOCOL.md says: keep what lies before log_from, append log
+                logs[name] = [e for e in logs.get(name, []) if e["index"] < m["log_from"]] + m["log"]
                 if m["terminal"]:
                     return m
                 if seat is not None and seat in m["to_move"] and m["seq"] > sent:
+                    if m["can_undo"] and not undone and m["seq"] > 10:   # one undo, seen on both workers
+                        undone.append(m["seq"])
+                        sent = m["seq"] - 2
+                        await ws.send(json.dumps({"type": "undo", "seq": m["seq"]}))
+                        continue
                     sent = m["seq"]
                     await ws.send(json.dumps({"type": "action", "seq": m["seq"],
                                               "action": rng.choice(m["legal"])["id"]}))
@@ -209,15 +222,27 @@ def test_two_workers_play_one_game(workers):
             socket_loop("spec0", s0, None), socket_loop("spec1", s1, None)), 60)
         for ws in (w0, w1, w2, s0, s1):
             await ws.close()
-        return finals, seen, (pid0, pid1)
+        fresh = {}
+        for pid in (pid0, pid1):   # a spectator arriving after the end, on each worker
+            ws, _ = await _connect_on(srv, ws_path(table), want=pid)
+            fresh[pid] = json.loads(await ws.recv())
+            await ws.close()
+        return finals, seen, logs, fresh, (pid0, pid1), undone
 
-    finals, seen, pids = asyncio.run(main())
+    finals, seen, logs, fresh, pids, undone = asyncio.run(main())
     assert pids[0] != pids[1]
     last = finals[0]["seq"]
-    assert last > 50
-    for name, seqs in seen.items():   # every seq, in order, on both workers
+    assert last > 50 and undone
+    for name, seqs in seen.items():
+        # every seq in order on both workers; the one undo steps back once (a worker that learns of
+        # the undo together with the next action may show the replayed seq at once)
         assert seqs[-1] == last, name
-        assert seqs == list(range(seqs[0], last + 1)), (name, seqs[:10])
+        steps = [b - a for a, b in zip(seqs, seqs[1:])]
+        assert all(d == 1 for d in steps if d > 0), (name, seqs)
+        assert sum(1 for d in steps if d != 1) <= 1 and all(d >= -1 for d in steps), (name, seqs)
+    for pid, spec in (("spec0", pids[0]), ("spec1", pids[1])):   # the undo reached each worker's log
+        assert fresh[spec]["log_from"] == 0 and fresh[spec]["seq"] == last
+        assert logs[pid] == fresh[spec]["log"], pid
     assert all(f["result"] == finals[0]["result"] for f in finals)
     _check_record(srv, db_url, tid, finals[0]["result"])
 
@@ -299,3 +324,18 @@ def test_killed_worker_the_game_goes_on(workers):
     rec = _check_record(srv, db_url, tid, finals[0]["result"])
     for seq, (seat, action) in acked.items():   # every acknowledged action is in the record, once
         assert rec["actions"][seq] == action, seq
+    # the workers die with their supervisor, even when it is killed without a word
+    srv.proc.send_signal(signal.SIGKILL)
+    srv.proc.wait(10)
+    deadline = time.monotonic() + 10
+    while any(_alive(p) for p in pids):
+        assert time.monotonic() < deadline, "workers outlived their killed supervisor"
+        time.sleep(0.1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False

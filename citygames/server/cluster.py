@@ -145,6 +145,12 @@ class Cluster:
         self._stopping = False
         self.listening = asyncio.Event()
         self.notifications = 0                # received (a gauge for tests and logs)
+        self._background: set[asyncio.Task] = set()   # claims and loads (tasks are weakly held)
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     # --- start and stop ---------------------------------------------------------------------------
     async def start(self) -> None:
@@ -159,8 +165,13 @@ class Cluster:
         engine = self.manager.repo.engine
 
         @event.listens_for(engine, "connect")
-        def _remember(dbapi_conn, _record):
-            self.own_pids.add(dbapi_conn.info.backend_pid)
+        def _remember(dbapi_conn, record):
+            record.info["citygames_pid"] = pid = dbapi_conn.info.backend_pid
+            self.own_pids.add(pid)
+
+        @event.listens_for(engine, "close")
+        def _forget(_dbapi_conn, record):   # PostgreSQL reuses pids: a closed session's is not ours
+            self.own_pids.discard(record.info.get("citygames_pid"))
 
         # sessions opened before the hook (the schema check) are closed: every later one is known
         await asyncio.to_thread(engine.dispose)
@@ -179,9 +190,10 @@ class Cluster:
     async def stop(self) -> None:
         """Stop listening and sweeping and close the lock session (freeing this worker's bot locks)."""
         self._stopping = True
-        for t in self._tasks + list(self.draining.values()):
+        tasks = self._tasks + list(self.draining.values()) + list(self._background)
+        for t in tasks:
             t.cancel()
-        for t in self._tasks + list(self.draining.values()):
+        for t in tasks:
             try:
                 await t
             except BaseException:
@@ -238,7 +250,7 @@ class Cluster:
         if tid in self.manager.tables:
             self._queue(tid, change)
         elif tid in self.owned:   # a table whose bots this worker drives, not in memory: load it
-            asyncio.get_running_loop().create_task(self.manager.get(tid))
+            self._spawn(self.manager.get(tid))
 
     def _queue(self, tid: str, change: tuple) -> None:
         self.pending.setdefault(tid, []).append(change)
@@ -246,7 +258,8 @@ class Cluster:
             self.draining[tid] = asyncio.get_running_loop().create_task(self._drain(tid))
 
     async def _drain(self, tid: str) -> None:
-        """Apply the queued changes of table ``tid`` in order, under its lock; broadcast once."""
+        """Apply the queued changes of table ``tid`` in order, under its lock, broadcasting after
+        each action (or once after a reload); then schedule its bots."""
         m = self.manager
         try:
             while True:
@@ -288,7 +301,7 @@ class Cluster:
             return True
         if tid not in self.claiming and any(s["kind"] == "bot" for s in table.data.seats):
             self.claiming.add(tid)
-            asyncio.get_running_loop().create_task(self._claim(tid))
+            self._spawn(self._claim(tid))
         return False
 
     async def _try_lock(self, tid: str) -> bool:

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import ipaddress
 import json
 import os
@@ -73,6 +74,7 @@ class Stats:
         self.actions = 0
         self.finished_tables = 0
         self.since = 0.0    # only actions sent from this perf_counter() time on are counted
+        self.workers: dict[str, int] = {}   # sockets opened on each worker (pid), several workers only
 
     def reset(self) -> None:
         """Count from now on (a new step of the capacity ramp)."""
@@ -94,6 +96,9 @@ async def _seat(url: str, table: dict, seat: int, stats: Stats, rng: random.Rand
     path = f"/ws/tables/{table['table_id']}?seat={seat}&token={table['seats'][seat]['token']}"
     try:
         async with connect(ws_url + path, max_size=2 ** 22, open_timeout=30) as ws:
+            worker = ws.response.headers.get("x-citygames-worker")   # set by a server with several workers
+            if worker is not None:
+                stats.workers[worker] = stats.workers.get(worker, 0) + 1
             sent_seq = -1
             sent_at = 0.0
             while not stop.is_set():
@@ -154,6 +159,8 @@ async def run(url: str, tables: int, players: int, seconds: float, max_actions: 
     stats = Stats()
     async with httpx.AsyncClient(base_url=url, timeout=30) as client:
         created = [await _create_table(client, seed + i, players, bots) for i in range(tables)]
+    gc.collect()
+    gc.disable()   # as in capacity(): the generator's pauses are not the server's latency
     start = time.perf_counter()
     deadline = start + seconds
     stop = asyncio.Event()
@@ -168,6 +175,7 @@ async def run(url: str, tables: int, players: int, seconds: float, max_actions: 
         for t in tasks:
             t.cancel()
     await asyncio.gather(everything, return_exceptions=True)
+    gc.enable()
     stopped.cancel()
     lat = [x * 1000 for x in stats.latencies]
     return {
@@ -178,6 +186,7 @@ async def run(url: str, tables: int, players: int, seconds: float, max_actions: 
                        "mean": round(statistics.fmean(lat), 2) if lat else None},
         "errors": len(stats.errors), "error_samples": stats.errors[:5],
         "finished_tables": stats.finished_tables,
+        "sockets_per_worker": sorted(stats.workers.values(), reverse=True),
     }
 
 
@@ -250,10 +259,15 @@ async def capacity(url: str, steps: list[int], players: int, bots: int, think: f
 
     out_steps = []
     largest = None
+    # this generator's own garbage collection would pause every socket it drives (a full pass over
+    # thousands of sockets' objects takes hundreds of ms) and count as server latency: it is
+    # collected between steps only
+    gc.disable()
     async with httpx.AsyncClient(base_url=url, timeout=60,
                                  limits=httpx.Limits(max_connections=20)) as client:
         try:
             for n in steps:
+                gc.collect()
                 while len(drivers) < n:
                     drivers.append(asyncio.create_task(drive(client)))
                     if len(drivers) % 20 == 0:
@@ -269,7 +283,8 @@ async def capacity(url: str, steps: list[int], players: int, bots: int, think: f
                         "server_cores": round(((_cpu_seconds(server_pid) if server_pid else 0.0) - cpu0) / elapsed,
                                               2) if server_pid else None,
                         "generator_cores": round((time.process_time() - gen0) / elapsed, 2),
-                        "errors": len(stats.errors), "error_samples": stats.errors[:3]}
+                        "errors": len(stats.errors), "error_samples": stats.errors[:3],
+                        "sockets_per_worker": sorted(stats.workers.values(), reverse=True)}
                 out_steps.append(step)
                 if report is not None:
                     report(step)
@@ -282,6 +297,7 @@ async def capacity(url: str, steps: list[int], players: int, bots: int, think: f
             for t in drivers:
                 t.cancel()
             await asyncio.gather(*drivers, return_exceptions=True)
+            gc.enable()
     return {"players": players, "bots": bots, "think_s": think, "p95_limit_ms": p95_limit_ms, "steps": out_steps,
             "largest_under_limit": largest}
 
@@ -369,7 +385,9 @@ def main(argv: list[str] | None = None) -> int:
                     lat = step["latency_ms"]
                     print(f"{step['tables']:5d} tables: {step['actions_per_s']:7.1f} actions/s  p50 {lat['p50']:7.2f}"
                           f"  p95 {lat['p95']:7.2f} ms  server {step['server_cores']} cores  generator "
-                          f"{step['generator_cores']} cores  errors {step['errors']}", flush=True)
+                          f"{step['generator_cores']} cores  errors {step['errors']}"
+                          + (f"  sockets per worker {step['sockets_per_worker']}" if step["sockets_per_worker"] else ""),
+                          flush=True)
             out = asyncio.run(capacity(url.rstrip("/"), steps, args.players, args.bots, args.think, args.warmup,
                                        args.seconds, args.p95, args.seed, proc.pid if proc else None, report))
             out["workers"] = args.workers if proc else None
