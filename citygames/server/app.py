@@ -27,7 +27,6 @@ from citygames.core.errors import CitygamesError
 from citygames.core.registry import game_info
 from citygames.core.records import replay as replay_record
 
-from .cluster import start_cluster
 from .db import Repository, resolve_db_url
 from .tables import Connection, TableManager, event_json, public_seat, summary, token_ok
 
@@ -193,6 +192,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         app.state.manager = manager
         # several workers (issue 16, part 5): listen for the other workers' changes before any table
         # is loaded; None (nothing started) in one process
+        from .cluster import start_cluster
         cluster = await start_cluster(app, manager)
         restored = await manager.restore()
         if restored:

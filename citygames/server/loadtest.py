@@ -75,10 +75,14 @@ class Stats:
         self.finished_tables = 0
         self.since = 0.0    # only actions sent from this perf_counter() time on are counted
         self.workers: dict[str, int] = {}   # sockets opened on each worker (pid), several workers only
+        # action -> broadcast as another seat of the table sees it (across workers when the seats
+        # sit on different ones): (table, seq) -> send time, and the latencies
+        self.sent: dict[tuple[str, int], float] = {}
+        self.others: list[float] = []
 
     def reset(self) -> None:
         """Count from now on (a new step of the capacity ramp)."""
-        self.latencies, self.errors, self.actions, self.finished_tables = [], [], 0, 0
+        self.latencies, self.errors, self.actions, self.finished_tables, self.others = [], [], 0, 0, []
         self.since = time.perf_counter()
 
 
@@ -93,6 +97,7 @@ async def _seat(url: str, table: dict, seat: int, stats: Stats, rng: random.Rand
     from websockets.asyncio.client import connect
 
     ws_url = url.replace("http://", "ws://", 1).replace("https://", "wss://", 1)
+    players_watching = sum(1 for s in table["seats"] if s["kind"] == "human")
     path = f"/ws/tables/{table['table_id']}?seat={seat}&token={table['seats'][seat]['token']}"
     try:
         async with connect(ws_url + path, max_size=2 ** 22, open_timeout=30) as ws:
@@ -112,6 +117,9 @@ async def _seat(url: str, table: dict, seat: int, stats: Stats, rng: random.Rand
                     continue
                 if m["type"] != "state":
                     continue
+                if (m["seq"] - 1 != sent_seq and (when := stats.sent.pop((table["table_id"], m["seq"] - 1), None))
+                        is not None and when >= stats.since):   # another seat's action reached this socket
+                    stats.others.append(time.perf_counter() - when)
                 if sent_seq >= 0 and m["seq"] == sent_seq + 1:
                     if sent_at >= stats.since:
                         stats.latencies.append(time.perf_counter() - sent_at)
@@ -130,6 +138,8 @@ async def _seat(url: str, table: dict, seat: int, stats: Stats, rng: random.Rand
                     action = _choose(m["legal"], rng)["id"]
                     sent_seq = m["seq"]
                     sent_at = time.perf_counter()
+                    if players_watching > 1:
+                        stats.sent[(table["table_id"], sent_seq)] = sent_at
                     await ws.send(json.dumps({"type": "action", "seq": m["seq"], "action": action}))
     except Exception as exc:  # a failed connection counts as an error
         stats.errors.append(f"seat {seat} of {table['table_id']}: {type(exc).__name__}: {exc}")
@@ -148,7 +158,7 @@ async def _create_table(client, seed: int, players: int, bots: int) -> dict:
 
 
 async def run(url: str, tables: int, players: int, seconds: float, max_actions: int, think: float,
-              seed: int, bots: int = 0) -> dict:
+              seed: int, bots: int = 0, server_pid: int | None = None) -> dict:
     """Create ``tables`` tables (``players`` seats, the last ``bots`` of them bots) on the server at
     ``url`` and drive their human seats; the numbers."""
     import httpx
@@ -161,6 +171,7 @@ async def run(url: str, tables: int, players: int, seconds: float, max_actions: 
         created = [await _create_table(client, seed + i, players, bots) for i in range(tables)]
     gc.collect()
     gc.disable()   # as in capacity(): the generator's pauses are not the server's latency
+    cpu0, gen0 = (_cpu_seconds(server_pid) if server_pid else 0.0), time.process_time()
     start = time.perf_counter()
     deadline = start + seconds
     stop = asyncio.Event()
@@ -171,6 +182,8 @@ async def run(url: str, tables: int, players: int, seconds: float, max_actions: 
     stopped = asyncio.create_task(stop.wait())
     await asyncio.wait([everything, stopped], return_when=asyncio.FIRST_COMPLETED)
     elapsed = time.perf_counter() - start
+    server_cores = round((_cpu_seconds(server_pid) - cpu0) / elapsed, 2) if server_pid and elapsed else None
+    generator_cores = round((time.process_time() - gen0) / elapsed, 2) if elapsed else None
     if stop.is_set():  # the count is reached: seats still waiting for a message stop now
         for t in tasks:
             t.cancel()
@@ -184,8 +197,9 @@ async def run(url: str, tables: int, players: int, seconds: float, max_actions: 
         "latency_ms": {"p50": round(_percentile(lat, 50), 2), "p95": round(_percentile(lat, 95), 2),
                        "p99": round(_percentile(lat, 99), 2), "max": round(max(lat), 2) if lat else None,
                        "mean": round(statistics.fmean(lat), 2) if lat else None},
+        "other_seat_latency_ms": _latency(stats.others),
         "errors": len(stats.errors), "error_samples": stats.errors[:5],
-        "finished_tables": stats.finished_tables,
+        "finished_tables": stats.finished_tables, "server_cores": server_cores, "generator_cores": generator_cores,
         "sockets_per_worker": sorted(stats.workers.values(), reverse=True),
     }
 
@@ -280,6 +294,7 @@ async def capacity(url: str, steps: list[int], players: int, bots: int, think: f
                 elapsed = time.perf_counter() - t0
                 step = {"tables": n, "sockets": n * (players - bots), "actions": stats.actions,
                         "actions_per_s": round(stats.actions / elapsed, 1), "latency_ms": _latency(stats.latencies),
+                        "other_seat_latency_ms": _latency(stats.others),
                         "server_cores": round(((_cpu_seconds(server_pid) if server_pid else 0.0) - cpu0) / elapsed,
                                               2) if server_pid else None,
                         "generator_cores": round((time.process_time() - gen0) / elapsed, 2),
@@ -384,7 +399,8 @@ def main(argv: list[str] | None = None) -> int:
                 if not args.json:
                     lat = step["latency_ms"]
                     print(f"{step['tables']:5d} tables: {step['actions_per_s']:7.1f} actions/s  p50 {lat['p50']:7.2f}"
-                          f"  p95 {lat['p95']:7.2f} ms  server {step['server_cores']} cores  generator "
+                          f"  p95 {lat['p95']:7.2f} ms  (other seat p95 {step['other_seat_latency_ms']['p95']} ms)"
+                          f"  server {step['server_cores']} cores  generator "
                           f"{step['generator_cores']} cores  errors {step['errors']}"
                           + (f"  sockets per worker {step['sockets_per_worker']}" if step["sockets_per_worker"] else ""),
                           flush=True)
@@ -393,7 +409,7 @@ def main(argv: list[str] | None = None) -> int:
             out["workers"] = args.workers if proc else None
         else:
             out = asyncio.run(run(url.rstrip("/"), args.tables, args.players, args.seconds, args.actions,
-                                  args.think, args.seed, args.bots))
+                                  args.think, args.seed, args.bots, proc.pid if proc else None))
     finally:
         if proc is not None:
             proc.terminate()
@@ -414,6 +430,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{out['actions_per_s']} actions/s")
         print(f"latency send -> broadcast (ms): p50 {lat['p50']}  p95 {lat['p95']}  p99 {lat['p99']}  "
               f"max {lat['max']}  mean {lat['mean']}")
+        other = out["other_seat_latency_ms"]
+        print(f"latency send -> another seat's socket (ms): p50 {other['p50']}  p95 {other['p95']}")
+        if out["server_cores"] is not None:
+            print(f"CPU: server {out['server_cores']} cores, this load generator {out['generator_cores']} cores")
         print(f"errors: {out['errors']}" + (f" (e.g. {out['error_samples'][0]})" if out["errors"] else "")
               + f"; finished tables: {out['finished_tables']}")
     if args.capacity:
