@@ -271,6 +271,16 @@ async def capacity(url: str, steps: list[int], players: int, bots: int, think: f
             await asyncio.gather(*(_seat(url, table, s, stats, random.Random(rng.random()),
                                          time.perf_counter() + 1e9, 2 ** 62, think, stop) for s in range(players - bots)))
 
+    lags: list[float] = []
+
+    async def lag_probe():
+        """How late this generator's own event loop wakes (its lag adds to every latency measured)."""
+        while not stop.is_set():
+            t = time.perf_counter()
+            await asyncio.sleep(0.01)
+            lags.append(time.perf_counter() - t - 0.01)
+
+    probe = asyncio.create_task(lag_probe())
     out_steps = []
     largest = None
     # this generator's own garbage collection would pause every socket it drives (a full pass over
@@ -288,6 +298,7 @@ async def capacity(url: str, steps: list[int], players: int, bots: int, think: f
                         await asyncio.sleep(0.05)   # spread the new tables' first moves a little
                 await asyncio.sleep(warmup)
                 stats.reset()
+                lags.clear()
                 cpu0, gen0, t0 = (_cpu_seconds(server_pid) if server_pid else 0.0), time.process_time(), \
                     time.perf_counter()
                 await asyncio.sleep(seconds)
@@ -298,6 +309,7 @@ async def capacity(url: str, steps: list[int], players: int, bots: int, think: f
                         "server_cores": round(((_cpu_seconds(server_pid) if server_pid else 0.0) - cpu0) / elapsed,
                                               2) if server_pid else None,
                         "generator_cores": round((time.process_time() - gen0) / elapsed, 2),
+                        "generator_loop_lag_ms": _latency(lags),
                         "errors": len(stats.errors), "error_samples": stats.errors[:3],
                         "sockets_per_worker": sorted(stats.workers.values(), reverse=True)}
                 out_steps.append(step)
@@ -312,6 +324,7 @@ async def capacity(url: str, steps: list[int], players: int, bots: int, think: f
             for t in drivers:
                 t.cancel()
             await asyncio.gather(*drivers, return_exceptions=True)
+            probe.cancel()
             gc.enable()
     return {"players": players, "bots": bots, "think_s": think, "p95_limit_ms": p95_limit_ms, "steps": out_steps,
             "largest_under_limit": largest}
@@ -401,7 +414,8 @@ def main(argv: list[str] | None = None) -> int:
                     print(f"{step['tables']:5d} tables: {step['actions_per_s']:7.1f} actions/s  p50 {lat['p50']:7.2f}"
                           f"  p95 {lat['p95']:7.2f} ms  (other seat p95 {step['other_seat_latency_ms']['p95']} ms)"
                           f"  server {step['server_cores']} cores  generator "
-                          f"{step['generator_cores']} cores  errors {step['errors']}"
+                          f"{step['generator_cores']} cores (loop lag p95 {step['generator_loop_lag_ms']['p95']} ms)"
+                          f"  errors {step['errors']}"
                           + (f"  sockets per worker {step['sockets_per_worker']}" if step["sockets_per_worker"] else ""),
                           flush=True)
             out = asyncio.run(capacity(url.rstrip("/"), steps, args.players, args.bots, args.think, args.warmup,
