@@ -696,16 +696,16 @@ def serve(host, port, db, bot_delay, bot_processes, workers) -> None:
         _serve_workers(url, host, port, workers, bot_delay=bot_delay, bot_processes=bot_processes)
         return
     app = create_app(url, bot_delay=bot_delay, bot_processes=bot_processes)
-    import gc
     for game_id in registered_games():  # import every engine now rather than during play
         try:
             load_game(game_id)
         except Exception:  # pragma: no cover - a broken game package must not stop the server
             pass
     # what is loaded now (web stack, engines) lives for good: keeping it out of the collector's
-    # full passes shortens the pauses they cause at every table
-    gc.collect()
-    gc.freeze()
+    # full passes shortens the pauses they cause at every table; and young objects are collected
+    # less often, so short-lived ones do not fill the old generation (see cluster.tune_gc)
+    from citygames.server.cluster import tune_gc
+    tune_gc()
     shown = f"[{host}]" if ":" in host else host
     where = url if not url.startswith("sqlite") else url.split("///", 1)[-1]
     if "@" in where:  # never print a password
