@@ -673,12 +673,14 @@ def rules(ctx, game_id, players, assumptions, sets) -> None:
                    "(the server's own origin is always allowed)")
 @click.option("--rate-limit", "rate_limit_opts", multiple=True, metavar="NAME=N/PERIOD",
               help="change a per-client rate limit, e.g. create=10/minute or message=off; repeatable. Names: "
-                   "create, join, watch, replay, message, flood (defaults in SECURITY.md)")
+                   "create, join, watch, replay, message, client_messages, flood (defaults in SECURITY.md)")
 @click.option("--no-rate-limits", is_flag=True, help="turn every rate limit off (load tests)")
 @click.option("--idle-evict", type=click.FloatRange(min=0), default=600.0, show_default=True,
               help="seconds after which an open table nobody uses leaves memory (0: never)")
+@click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
+              help="server worker processes on the port (more than 1 needs a postgresql:// database)")
 def serve(host, port, db, bot_delay, bot_processes, allowed_origins, rate_limit_opts, no_rate_limits,
-          idle_evict) -> None:
+          idle_evict, workers) -> None:
     """Run the browser table: lobby, tables, spectators and replays over HTTP and WebSockets."""
     try:
         import uvicorn
@@ -690,6 +692,10 @@ def serve(host, port, db, bot_delay, bot_processes, allowed_origins, rate_limit_
         url = resolve_db_url(db)
     except OSError as exc:
         raise click.BadParameter(f"cannot create the database folder: {exc}", param_hint="--db") from None
+    if workers > 1 and not url.startswith("postgresql"):   # issue 16, part 5: SQLite is one process
+        raise click.BadParameter(
+            f"{workers} workers need a PostgreSQL database (--db postgresql://user@host/db): SQLite is the "
+            f"single-process embedded database, run it with --workers 1", param_hint="--workers")
     import faulthandler
     try:  # a fatal signal (SIGBUS, SIGSEGV) still leaves a line and a stack on stderr
         faulthandler.enable()
@@ -717,16 +723,20 @@ def serve(host, port, db, bot_delay, bot_processes, allowed_origins, rate_limit_
                          rate_limits=rate_limits, idle_evict=idle_evict)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--allowed-origin/--rate-limit") from None
-    import gc
+    if workers > 1:   # several worker processes (issue 16, part 5): see citygames/server/cluster.py
+        _serve_workers(url, host, port, workers, bot_delay=bot_delay, bot_processes=bot_processes,
+                       allowed_origins=list(allowed_origins), rate_limits=rate_limits, idle_evict=idle_evict)
+        return
     for game_id in registered_games():  # import every engine now rather than during play
         try:
             load_game(game_id)
         except Exception:  # pragma: no cover - a broken game package must not stop the server
             pass
     # what is loaded now (web stack, engines) lives for good: keeping it out of the collector's
-    # full passes shortens the pauses they cause at every table
-    gc.collect()
-    gc.freeze()
+    # full passes shortens the pauses they cause at every table; and young objects are collected
+    # less often, so short-lived ones do not fill the old generation (see cluster.tune_gc)
+    from citygames.server.cluster import tune_gc
+    tune_gc()
     shown = f"[{host}]" if ":" in host else host
     where = url if not url.startswith("sqlite") else url.split("///", 1)[-1]
     if "@" in where:  # never print a password
@@ -735,6 +745,20 @@ def serve(host, port, db, bot_delay, bot_processes, allowed_origins, rate_limit_
     # no per-message deflate: compressing every state costs more CPU than building it
     uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=False,
                 log_level="warning", timeout_graceful_shutdown=3)
+
+
+def _serve_workers(url: str, host: str, port: int, workers: int, **app_kwargs) -> None:
+    """``serve --workers N`` (N > 1): N uvicorn workers sharing a PostgreSQL database (issue 16,
+    part 5); SQLite stays one process and is refused here with a message."""
+    from citygames.server.cluster import serve_workers
+    shown = f"[{host}]" if ":" in host else host
+    where = url.split("://", 1)[0] + "://…@" + url.rsplit("@", 1)[-1] if "@" in url else url
+    click.echo(f"citygames table at http://{shown}:{port}/ (database {where}, {workers} workers)", nl=True)
+    try:
+        serve_workers(url, host=host, port=port, workers=workers, **app_kwargs)
+    except Exception as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise click.ClickException(f"cannot start the workers: {first}") from None
 
 
 @main.command(context_settings=GAME_OPTIONS)

@@ -19,6 +19,7 @@ from websockets.asyncio.client import connect
 from citygames.core import replay
 from citygames.server import loadtest
 
+from pg_helpers import postgres  # noqa: F401  (the session fixture)
 from server_helpers import create, manager, next_state, server, until, watchdog, ws_path
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -111,13 +112,17 @@ async def _play(url: str, table: dict, seats: list[int], rng: random.Random, sto
     return await asyncio.wait_for(asyncio.gather(*(seat_loop(s) for s in seats)), 60)
 
 
-DATABASES = ["sqlite"] + (["postgresql"] if os.environ.get("CITYGAMES_TEST_POSTGRES") else [])
+DATABASES = ["sqlite", "postgresql"]
 
 
 @pytest.mark.parametrize("kind", DATABASES)
-def test_restart_a_real_server_mid_game(tmp_path, kind):
-    """SQLite always; PostgreSQL too when CITYGAMES_TEST_POSTGRES holds a URL of a database to use."""
-    db = tmp_path / "tables.sqlite3" if kind == "sqlite" else os.environ["CITYGAMES_TEST_POSTGRES"]
+def test_restart_a_real_server_mid_game(tmp_path, kind, request):
+    """SQLite, and PostgreSQL: the database CITYGAMES_TEST_POSTGRES names, else a fresh one on the
+    throwaway server of tests/pg_helpers.py (skipped only when PostgreSQL is not installed)."""
+    if kind == "sqlite":
+        db = tmp_path / "tables.sqlite3"
+    else:
+        db = os.environ.get("CITYGAMES_TEST_POSTGRES") or request.getfixturevalue("postgres").new_database("restart")
     rng = random.Random(5)
     srv = Server(db, tmp_path, ["--no-rate-limits"])  # the seats play as fast as the server answers
     try:

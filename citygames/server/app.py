@@ -285,11 +285,18 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         repo = await asyncio.to_thread(Repository, url)
         manager = TableManager(repo, bot_delay=bot_delay, bot_processes=bot_processes, idle_evict=idle_evict)
         app.state.manager = manager
-        # the port opens now: tables load on first use, those with bots in the background (issue 16, defect 4)
-        manager.start()
+        # several workers (issue 16, part 5): listen for the other workers' changes before any table
+        # is loaded; None (nothing started) in one process
+        from .cluster import start_cluster
+        cluster = await start_cluster(app, manager)
+        # the port opens now: tables load on first use, those with bots in the background (issue 16,
+        # defect 4); with several workers the cluster's sweep claims and loads the bot tables instead
+        manager.start(restore=cluster is None)
         try:
             yield
         finally:
+            if cluster is not None:
+                await cluster.stop()
             await manager.close()
             repo.close()
 

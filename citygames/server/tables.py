@@ -514,6 +514,10 @@ class TableManager:
         idle_evict: seconds after which an idle open table leaves memory; ``None`` or 0: never.
     """
 
+    #: several workers on PostgreSQL (issue 16, part 5): this worker's ``cluster.Cluster``, set when
+    #: it starts; ``None`` in one process (SQLite, or one worker), where the hooks cost nothing
+    cluster = None
+
     def __init__(self, repo: Repository, bot_delay: float = 0.6, bot_processes: int = 0,
                  idle_evict: float | None = IDLE_EVICT):
         self.repo = repo
@@ -551,11 +555,13 @@ class TableManager:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.db_pool, functools.partial(fn, *args, **kwargs))
 
-    def start(self) -> None:
+    def start(self, restore: bool = True) -> None:
         """Start the server's background work and return at once (the port opens without waiting;
-        issue 16, defect 4): ``restore()`` and, with ``idle_evict``, the sweep of idle tables."""
+        issue 16, defect 4): ``restore()`` (unless ``restore`` is false: with several workers the
+        cluster claims the bot tables) and, with ``idle_evict``, the sweep of idle tables."""
         loop = asyncio.get_running_loop()
-        self._background.append(loop.create_task(self.restore()))
+        if restore:
+            self._background.append(loop.create_task(self.restore()))
         if self.idle_evict:
             self._background.append(loop.create_task(self._sweep()))
 
@@ -939,6 +945,9 @@ class TableManager:
             try:
                 await self.commits.append((table.id, at, seat, int(action), result))
             except StaleWrite as exc:
+                if self.cluster is not None:   # another worker's action came first: catch up
+                    await self.reload_table(table)
+                    return f"stale: the table has moved on to seq {table.seq}"
                 log.error("table %s: %s", table.id, exc)
                 return f"stale: the action could not be stored ({exc})"
             except StorageUnavailable as exc:  # logged once by the repository's health (defect 10)
@@ -978,7 +987,10 @@ class TableManager:
                                             enumerate(zip(table.action_seats[:last], record["actions"][:last]))])
             try:
                 await self.db(self.repo.delete_last_action, table.id, last)
-            except Exception:
+            except Exception as exc:
+                if self.cluster is not None and isinstance(exc, StaleWrite):   # another worker came first
+                    await self.reload_table(table)
+                    return f"stale: the table has moved on to seq {table.seq}"
                 log.exception("table %s: undo of action %d failed", table.id, last)
                 return "server error: the undo could not be stored; try again"
             table.state = rebuilt.state
@@ -1011,7 +1023,10 @@ class TableManager:
         new.withdraw(seat)
         try:
             await self.db(self.repo.delete_action, table.id, index, table.seq)
-        except Exception:
+        except Exception as exc:
+            if self.cluster is not None and isinstance(exc, StaleWrite):   # another worker came first
+                await self.reload_table(table)
+                return f"stale: the table has moved on to seq {table.seq}"
             log.exception("table %s: withdrawing action %d failed", table.id, index)
             return f"server error: the {what} could not be stored; try again"
         table.state = new
@@ -1020,6 +1035,62 @@ class TableManager:
         table.data.seq = table.seq
         self.broadcast(table)
         return None
+
+    # --- changes made by another worker (several workers: see cluster.py) ---------------------
+    def apply_remote(self, table: Table, seat: int, action: int) -> bool:
+        """Apply to ``table`` (its lock held by the caller) the next action, stored by another
+        worker: ``action`` of ``seat`` at seq ``table.seq``. Nothing is written; the caller
+        broadcasts. Returns ``False`` when it does not apply (``seat`` not to move, illegal), and
+        the caller reloads the table from the database. (Issue 16, part 5.)"""
+        st = table.state
+        if seat not in st.players_to_move():
+            return False
+        new = st.clone()
+        mark = len(new.log)
+        try:
+            apply_for(new, seat, action)
+        except CitygamesError:
+            return False
+        table.state = new
+        table.action_seats.append(seat)
+        table.log_marks.append(mark)
+        table.data.seq = table.seq
+        if new.is_terminal() and not table.finished:
+            self._mark_finished(table, result_of(new))
+        return True
+
+    async def reload_table(self, table: Table) -> None:
+        """Replace ``table``'s state (its lock held by the caller) by a replay of its stored rows
+        and broadcast it: the catch-up of a worker whose copy fell behind another's changes (a
+        refused write, an undo elsewhere, a gap). Each connection's log restarts where the old and
+        new histories part. On a database or replay error the copy is kept (logged). (Issue 16,
+        part 5.)"""
+        try:
+            data = await self.db(self.repo.get_table, table.id)
+            rows = await self.db(self.repo.actions, table.id)
+            if data is None:
+                return
+            fresh = await asyncio.get_running_loop().run_in_executor(None, rebuild, data, rows)
+        except Exception:
+            log.exception("table %s: reloading from the database failed", table.id)
+            return
+        old_seats, old_hist = table.action_seats, table.state.history
+        new_hist = fresh.state.history
+        same = 0
+        while (same < len(old_seats) and same < len(fresh.action_seats) and old_seats[same] == fresh.action_seats[same]
+               and old_hist[same] == new_hist[same]):
+            same += 1
+        keep = fresh.log_marks[same] if same < len(fresh.log_marks) else len(fresh.state.log)
+        if same < len(table.log_marks):
+            keep = min(keep, table.log_marks[same])
+        table.state, table.action_seats, table.log_marks = fresh.state, fresh.action_seats, fresh.log_marks
+        table.data = data
+        table.data.seq = table.seq
+        if table.state.is_terminal() and not table.finished:
+            self._mark_finished(table, result_of(table.state))
+        for conn in table.conns:
+            conn.log_pos = min(conn.log_pos, keep)
+        self.broadcast(table)
 
     def _mark_finished(self, table: Table, result: dict) -> None:
         from .db import now
@@ -1036,6 +1107,8 @@ class TableManager:
     def schedule_bots(self, table: Table) -> None:
         """Start a task for every bot seat that must move and has none running."""
         if self._closing or table.finished:
+            return
+        if self.cluster is not None and not self.cluster.drives(table):   # another worker drives them
             return
         for seat in table.state.players_to_move():
             info = table.data.seats[seat]
