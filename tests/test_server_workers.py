@@ -82,7 +82,8 @@ class Workers:
         self.out = open(cwd / f"serve-{self.port}.log", "w+")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "citygames.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-             "--db", db_url, "--bot-delay", str(bot_delay), "--workers", str(workers)],
+             "--db", db_url, "--bot-delay", str(bot_delay), "--workers", str(workers),
+             "--no-rate-limits"],
             cwd=cwd, stdout=self.out, stderr=subprocess.STDOUT, env=_env())
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
