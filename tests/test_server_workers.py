@@ -94,8 +94,8 @@ class Workers:
         deadline = time.monotonic() + seconds
         while True:
             pids = _children(self.proc.pid)
-            try:
-                if len(pids) == workers and httpx.get(self.url + "/api/bots", timeout=1).status_code == 200:
+            try:   # one worker: the server is the supervisor's own process, no children
+                if len(pids) == (workers if workers > 1 else 0) and httpx.get(self.url + "/api/bots", timeout=1).status_code == 200:
                     return pids
             except httpx.HTTPError:
                 pass
@@ -255,6 +255,56 @@ def test_two_workers_play_one_game(workers):
             assert time.monotonic() < deadline, f"bot table {bid} stuck at seq {s['seq']}"
             time.sleep(0.1)
         _check_record(srv, db_url, bid, s["result"])
+
+
+def test_two_servers_on_one_database_keep_one_game(postgres, tmp_path):  # noqa: F811
+    """Defect 3 on PostgreSQL: two separate one-worker servers sharing a database never split a
+    table. A seat on each server and a spectator on the second play a game with a bot to the end:
+    every socket sees every seq in order and the same result, and the record replays to it."""
+    url = postgres.new_database("w_two_servers")
+    servers = [Workers(url, tmp_path, workers=1), Workers(url, tmp_path, workers=1)]
+    try:
+        table = _create(servers[0], ["human", "greedy", "human"], seed=77)
+
+        async def socket_loop(ws, seat, rng):
+            seqs, sent = [], -1
+            async for raw in ws:
+                m = json.loads(raw)
+                assert m["type"] != "error", m
+                if m["type"] != "state":
+                    continue
+                if not seqs or m["seq"] != seqs[-1]:
+                    seqs.append(m["seq"])
+                if m["terminal"]:
+                    return m, seqs
+                if seat is not None and seat in m["to_move"] and m["seq"] > sent:
+                    sent = m["seq"]
+                    await ws.send(json.dumps({"type": "action", "seq": m["seq"],
+                                              "action": rng.choice(m["legal"])["id"]}))
+            raise AssertionError(f"socket of seat {seat} closed before the end")
+
+        async def main():
+            plan = [(servers[0], 0), (servers[1], 2), (servers[1], None)]
+            socks = [await connect(srv.ws_url + ws_path(table, seat), max_size=2 ** 22) for srv, seat in plan]
+            try:
+                return await asyncio.wait_for(asyncio.gather(*(
+                    socket_loop(ws, seat, random.Random(seat)) for ws, (_, seat) in zip(socks, plan))), 60)
+            finally:
+                for ws in socks:
+                    await ws.close()
+
+        outcomes = asyncio.run(main())
+        last = outcomes[0][0]["seq"]
+        assert last > 50
+        for final, seqs in outcomes:
+            assert final["result"] == outcomes[0][0]["result"] and seqs[-1] == last
+            assert all(b - a == 1 for a, b in zip(seqs, seqs[1:])), seqs
+        for srv in servers:
+            assert httpx.get(f"{srv.url}/api/tables/{table['table_id']}").json()["status"] == "finished"
+        _check_record(servers[1], url, table["table_id"], outcomes[0][0]["result"])
+    finally:
+        for srv in servers:
+            srv.stop()
 
 
 def _bot_driver(db_url: str, tid: str) -> int | None:

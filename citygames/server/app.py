@@ -285,12 +285,16 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         repo = await asyncio.to_thread(Repository, url)
         manager = TableManager(repo, bot_delay=bot_delay, bot_processes=bot_processes, idle_evict=idle_evict)
         app.state.manager = manager
-        # several workers (issue 16, part 5): listen for the other workers' changes before any table
-        # is loaded; None (nothing started) in one process
-        from .cluster import start_cluster
+        # PostgreSQL (issue 16, part 5 and defect 3): every server process on the database -- the
+        # workers of one `serve --workers N`, or separate servers -- listens for the others' changes
+        # before any table is loaded, so they never split the tables; None on SQLite (one process)
+        from .cluster import install, start_cluster
+        if not repo.is_sqlite:
+            await asyncio.to_thread(install, url)
+            app.state.cluster_url = url
         cluster = await start_cluster(app, manager)
         # the port opens now: tables load on first use, those with bots in the background (issue 16,
-        # defect 4); with several workers the cluster's sweep claims and loads the bot tables instead
+        # defect 4); on PostgreSQL the cluster's sweep claims and loads the bot tables instead
         manager.start(restore=cluster is None)
         try:
             yield

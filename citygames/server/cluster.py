@@ -32,8 +32,10 @@ database keeps them one game:
   loads them and resumes their bots. The lock only avoids wasted work: a second driver could not
   double an action (the seq check refuses it).
 
-The single-process server (SQLite, and PostgreSQL with one worker) has no cluster:
-``TableManager.cluster`` is ``None`` and the hooks cost one attribute test.
+Every server on PostgreSQL takes part, one worker or several (``create_app``'s lifespan installs
+the triggers and starts a ``Cluster``), so two separate ``serve`` processes on one database keep
+one game too (defect 3: never silently split). The SQLite server is one process and has no
+cluster: ``TableManager.cluster`` is ``None`` and the hooks cost one attribute test.
 """
 
 from __future__ import annotations

@@ -514,8 +514,8 @@ class TableManager:
         idle_evict: seconds after which an idle open table leaves memory; ``None`` or 0: never.
     """
 
-    #: several workers on PostgreSQL (issue 16, part 5): this worker's ``cluster.Cluster``, set when
-    #: it starts; ``None`` in one process (SQLite, or one worker), where the hooks cost nothing
+    #: PostgreSQL (issue 16, part 5): this server process's ``cluster.Cluster``, set when it starts;
+    #: ``None`` on SQLite (one process), where the hooks cost nothing
     cluster = None
 
     def __init__(self, repo: Repository, bot_delay: float = 0.6, bot_processes: int = 0,
