@@ -115,6 +115,9 @@ def test_a_stored_row_that_cannot_be_encoded_never_breaks_the_listing(tmp_path, 
                                      {"seat": 1, "kind": "bot", "bot": "greedy", "name": "B"}])))
             con.execute(f"INSERT INTO tables ({cols}) VALUES (?, 'the_capitals', '{{}}', 1, ?, 'finished', 0, "
                         f"'2030-01-02 00:00:00')", ("oldbrokenrow", json.dumps([{"seat": 0}])))
+            # and one the repository cannot even read as a table: options a list, seats a string
+            con.execute(f"INSERT INTO tables ({cols}) VALUES ('oldunreadab', 'the_capitals', '[1]', 1, '\"x\"', "
+                        f"'open', 0, '2030-01-03 00:00:00')")
         with caplog.at_level(logging.WARNING, logger="citygames.server"):
             for _ in range(2):
                 r = client.get("/api/tables")
@@ -125,6 +128,8 @@ def test_a_stored_row_that_cannot_be_encoded_never_breaks_the_listing(tmp_path, 
             one = client.get("/api/tables/oldsurrogat")
             assert one.status_code == 200 and one.json()["seats"][0]["name"] == "Ann\ufffd"
             assert client.get("/api/tables?status=finished").status_code == 200
+            assert client.get("/api/tables?status=open").status_code == 200
+            assert client.get("/api/tables/oldunreadab").status_code == 404
         logged = [rec.getMessage() for rec in caplog.records if "stored row" in rec.getMessage()]
         assert len([m for m in logged if "oldsurrogat" in m]) == 1, logged   # once, not per request
         assert len([m for m in logged if "oldbrokenrow" in m]) == 1, logged

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import datetime as dt
 import errno
+import logging
 import os
 import sqlite3
 import tempfile
@@ -50,6 +51,8 @@ from sqlalchemy.exc import DBAPIError, IntegrityError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 from .health import StorageHealth, StorageUnavailable, storage_fault
+
+log = logging.getLogger("citygames.server")
 
 #: the embedded default database, relative to the current directory (``citygames serve``)
 DEFAULT_DB_PATH = Path("data") / "citygames.sqlite3"
@@ -415,17 +418,35 @@ class Repository:
         return True
 
     def get_table(self, table_id: str) -> TableData | None:
+        """The table ``table_id``; ``None`` when there is none, or when its row cannot be read as
+        a table (damaged; logged): one bad row answers as an unknown table, never as an error."""
         with self.engine.connect() as conn:
             row = conn.execute(select(TableRow).where(TableRow.id == table_id)).first()
-        return None if row is None else _tuple_data(row)
+        if row is None:
+            return None
+        try:
+            return _tuple_data(row)
+        except (TypeError, ValueError, KeyError, AttributeError) as exc:
+            log.warning("table row %r cannot be read: %s", table_id, exc)
+            return None
 
-    def list_tables(self, status: str | None = None, limit: int = 200) -> list[TableData]:
-        """Tables, newest first."""
+    def list_tables(self, status: str | None = None, limit: int | None = 200) -> list[TableData]:
+        """Tables, newest first (at most ``limit``; ``None``: all). A row that cannot be read as
+        a table (a damaged or hand-edited row: seats not a list of objects, options not an
+        object, ...) is left out and logged, so one bad row never breaks a listing (issue 16,
+        defect 1)."""
         q = select(TableRow).order_by(TableRow.created_at.desc(), TableRow.id).limit(limit)
         if status is not None:
             q = q.where(TableRow.status == status)
+        out = []
         with self.engine.connect() as conn:
-            return [_tuple_data(r) for r in conn.execute(q)]
+            for r in conn.execute(q):
+                try:
+                    out.append(_tuple_data(r))
+                except (TypeError, ValueError, KeyError, AttributeError) as exc:
+                    log.warning("table row %r cannot be read and is left out of the listing: %s",
+                                r._mapping.get("id"), exc)
+        return out
 
     def unfinished(self) -> list[tuple[TableData, list[tuple[int, int, int]]]]:
         """Every open table with its actions ``(seq, seat, action)`` in order."""

@@ -991,6 +991,8 @@ class TableManager:
                 if self.cluster is not None and isinstance(exc, StaleWrite):   # another worker came first
                     await self.reload_table(table)
                     return f"stale: the table has moved on to seq {table.seq}"
+                if isinstance(exc, StorageUnavailable):   # logged once by the repository's health (defect 10)
+                    return f"{STORAGE_REFUSAL}: the undo could not be stored ({exc.reason}); try again later"
                 log.exception("table %s: undo of action %d failed", table.id, last)
                 return "server error: the undo could not be stored; try again"
             table.state = rebuilt.state
@@ -1027,6 +1029,8 @@ class TableManager:
             if self.cluster is not None and isinstance(exc, StaleWrite):   # another worker came first
                 await self.reload_table(table)
                 return f"stale: the table has moved on to seq {table.seq}"
+            if isinstance(exc, StorageUnavailable):   # logged once by the repository's health (defect 10)
+                return f"{STORAGE_REFUSAL}: the {what} could not be stored ({exc.reason}); try again later"
             log.exception("table %s: withdrawing action %d failed", table.id, index)
             return f"server error: the {what} could not be stored; try again"
         table.state = new
