@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import faulthandler
+import socket
 import sys
+import time
 import warnings
 from contextlib import contextmanager
 
@@ -22,6 +24,25 @@ def watchdog(seconds: float = 90):
         yield
     finally:
         faulthandler.cancel_dump_traceback_later()
+
+
+def free_port() -> int:
+    """A free TCP port on the loopback address (for a real server subprocess)."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_until(pred, seconds: float = 30.0, what: str = "the condition", poll: float = 0.05):
+    """Poll ``pred()`` until it is truthy and return its value; fail the test after ``seconds``
+    (a generous bound, not a timing claim)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = pred()
+        if value:
+            return value
+        assert time.monotonic() < deadline, f"{what} did not happen within {seconds} s"
+        time.sleep(poll)
 
 
 @contextmanager

@@ -13,7 +13,6 @@ from __future__ import annotations
 import errno
 import logging
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -27,7 +26,7 @@ from citygames.core import replay
 from citygames.server.db import DatabaseInUse
 from citygames.server.health import RETRY_FIRST, RETRY_MAX, STORAGE_REFUSAL, retry_delay
 
-from server_helpers import create, next_error, next_state, server, until, watchdog, ws_path
+from server_helpers import create, free_port, next_error, next_state, server, until, wait_until, watchdog, ws_path
 from test_server_restart import Server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -50,17 +49,12 @@ def _this_checkout(monkeypatch):
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(p for p in (root, os.environ.get("PYTHONPATH")) if p))
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def _serve_once(db: Path, cwd: Path) -> subprocess.CompletedProcess:
     """``citygames serve --db DB`` expected to refuse to start (a server that starts anyway is
     stopped by the timeout and fails the test)."""
     return subprocess.run([sys.executable, "-m", "citygames.cli", "serve", "--host", "127.0.0.1",
-                           "--port", str(_free_port()), "--db", str(db)], cwd=cwd, capture_output=True,
+                           "--port", str(free_port()), "--db", str(db)], cwd=cwd, capture_output=True,
                           text=True, timeout=60, env=dict(os.environ, PYTHONUNBUFFERED="1"))
 
 
@@ -94,17 +88,6 @@ def _unwritable(path: Path):
         finally:
             path.chmod(mode)
 
-
-def _wait(pred, seconds: float = 30, what: str = "condition"):
-    """Poll ``pred()`` until it is truthy (a generous bound, not a timing claim)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        out = pred()
-        if out:
-            return out
-        if time.monotonic() > deadline:
-            raise AssertionError(f"{what} not reached in {seconds} s")
-        time.sleep(0.05)
 
 
 # --- defect 3: one server per SQLite file ---------------------------------------------------------
@@ -199,7 +182,7 @@ def test_an_unwritable_wal_is_refused_at_start_and_survived_while_running(tmp_pa
                 assert httpx.post(srv.url + "/api/tables", json=BOTS_ONLY).status_code == 503
                 assert srv.proc.poll() is None
             # no restart: every table finishes once the file is writable again
-            _wait(lambda: all(s["status"] == "finished" for s in summaries()), 60, "the bots finishing")
+            wait_until(lambda: all(s["status"] == "finished" for s in summaries()), 60, "the bots finishing")
             assert httpx.post(srv.url + "/api/tables", json=BOTS_ONLY).status_code == 201
             for done in summaries():
                 rec = httpx.get(f"{srv.url}/api/tables/{done['table_id']}/record").json()
@@ -276,7 +259,7 @@ def test_a_full_disk_answers_503_logs_once_and_bots_resume(small_disk, caplog):
         with client.websocket_connect(ws_path(t1)) as spectator:
             assert next_state(spectator)["seq"] == waiting
             health = client.app.state.manager.repo.health
-            _wait(lambda: health.refused >= 4, what="the bot being refused")   # 2 tables, 1 move, the bot
+            wait_until(lambda: health.refused >= 4, what="the bot being refused")   # 2 tables, 1 move, the bot
             assert client.get(f"/api/tables/{t1['table_id']}").json()["seq"] == waiting
             filler.unlink()   # room again: the bot's next retry goes through, nobody restarts anything
             until(spectator, lambda m: m["type"] == "state" and m["seq"] > waiting)

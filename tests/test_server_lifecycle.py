@@ -31,7 +31,7 @@ from citygames.server import restartbench
 from citygames.server.db import Repository, TableData
 from citygames.server.tables import MAX_QUEUE, hash_token, public_seat, result_of
 
-from server_helpers import create, next_state, server, watchdog, ws_path
+from server_helpers import create, free_port, next_state, server, wait_until, watchdog, ws_path
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -41,16 +41,6 @@ def _watchdog():
     with watchdog(120):
         yield
 
-
-def _wait(pred, seconds: float = 20.0, what: str = "the condition"):
-    """Poll ``pred()`` until it is truthy (returned) or ``seconds`` pass (fails the test)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        v = pred()
-        if v:
-            return v
-        assert time.monotonic() < deadline, f"{what} did not happen within {seconds} s"
-        time.sleep(0.02)
 
 
 def _store_table(repo: Repository, tid: str, seats: list[dict], n_actions: int, seed: int, token: str = "t"):
@@ -86,7 +76,7 @@ def test_tables_load_on_first_use_and_bot_tables_resume_unwatched(tmp_path):
         repo.close()
     with server(db, bot_delay=0) as client:
         # nobody watches the bot table: its bots finish the game by themselves
-        end = _wait(lambda: (s := client.get("/api/tables/botsonly").json())["status"] == "finished" and s,
+        end = wait_until(lambda: (s := client.get("/api/tables/botsonly").json())["status"] == "finished" and s,
                     what="the unwatched bot table finishing")
         assert end["seq"] > 12 and end["result"]["scores"]
         assert client.get("/api/health").json()["restoring"] == 0
@@ -134,7 +124,7 @@ def test_idle_open_tables_leave_memory_and_come_back(tmp_path):
                 mover.send_json({"type": "action", "seq": 0, "action": st["legal"][0]["id"]})
                 before = [next_state(w0, 1), next_state(w1, 1)]
             assert client.get("/api/health").json()["tables_in_memory"] == 3
-            _wait(lambda: client.get("/api/health").json()["tables_in_memory"] == 2, what="the idle table's eviction")
+            wait_until(lambda: client.get("/api/health").json()["tables_in_memory"] == 2, what="the idle table's eviction")
             time.sleep(1.0)   # three more idle periods: the others stay
             h = client.get("/api/health").json()
             assert h["tables_in_memory"] == 2 and h["connections"] == 1 and h["bot_tasks"] == 1
@@ -152,18 +142,13 @@ def test_idle_open_tables_leave_memory_and_come_back(tmp_path):
 
 
 # --- real servers ---------------------------------------------------------------------------------
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 class Serve:
     """``citygames serve`` as a real subprocess, its output in a log file."""
 
     def __init__(self, tmp: Path, *args: str):
         for attempt in range(3):   # a free port may be taken by someone else before the server binds it
-            self.port = _free_port()
+            self.port = free_port()
             self.log_path = tmp / f"serve-{self.port}.log"
             self.out = open(self.log_path, "w")
             self.proc = subprocess.Popen(
@@ -177,7 +162,7 @@ class Serve:
                     return httpx.get(self.url + "/api/health", timeout=1).status_code == 200
                 except httpx.HTTPError:
                     return self.proc.poll()
-            if _wait(up, 30, "the server's start") is True:
+            if wait_until(up, 30, "the server's start") is True:
                 return
             self.out.close()
             assert "address already in use" in self.log_path.read_text() and attempt < 2, self.log_path.read_text()
@@ -239,13 +224,13 @@ def test_bot_workers_die_with_a_killed_server(tmp_path):
     try:
         tables = [srv.create([{"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]) for _ in range(2)]
         for t in tables:
-            _wait(lambda: httpx.get(f"{srv.url}/api/tables/{t['table_id']}").json()["seq"] >= 3,
+            wait_until(lambda: httpx.get(f"{srv.url}/api/tables/{t['table_id']}").json()["seq"] >= 3,
                   what="the bots playing in their processes")
         ours = _descendants(srv.proc.pid)
         assert len(ours) >= 2, ours   # worker processes and the resource tracker
         srv.proc.send_signal(signal.SIGKILL)
         srv.proc.wait(10)
-        _wait(lambda: not any(_alive(p) for p in ours), 10, "the end of every process the server started")
+        wait_until(lambda: not any(_alive(p) for p in ours), 10, "the end of every process the server started")
     finally:
         srv.stop()
 
@@ -326,7 +311,7 @@ def test_a_client_that_stops_reading_gets_close_code_1008(tmp_path):
         assert proto.close_rcvd.code == 1008
         assert frames >= 1   # what the socket buffers held (megabytes: TCP buffers grow) came first
         sock.close()
-        h = _wait(lambda: (h := httpx.get(srv.url + "/api/health").json())["slow_clients_closed"] == 1 and h,
+        h = wait_until(lambda: (h := httpx.get(srv.url + "/api/health").json())["slow_clients_closed"] == 1 and h,
                   what="the slow client's count")
         assert h["connections"] == 0
         assert f"{MAX_QUEUE} queued messages" in srv.log()

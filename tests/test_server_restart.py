@@ -7,7 +7,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -20,7 +19,7 @@ from citygames.core import replay
 from citygames.server import loadtest
 
 from pg_helpers import postgres  # noqa: F401  (the session fixture)
-from server_helpers import create, manager, next_state, server, until, watchdog, ws_path
+from server_helpers import create, free_port, manager, next_state, server, until, watchdog, ws_path
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -31,11 +30,6 @@ def _watchdog():
         yield
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 class Server:
     """``citygames serve`` as a real subprocess (``args``: more options; rate limits stay on unless
@@ -44,7 +38,7 @@ class Server:
     def __init__(self, db, cwd, args=()):
         self.db = db
         self.cwd = cwd
-        self.port = _free_port()
+        self.port = free_port()
         self.out = open(cwd / f"serve-{self.port}.log", "w+")
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         self.proc = subprocess.Popen(

@@ -27,7 +27,7 @@ with warnings.catch_warnings():   # as in server_helpers: the TestClient's depre
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient, WebSocketDenialResponse
 
-from server_helpers import create, next_error, next_state, server, until, watchdog, ws_path
+from server_helpers import create, free_port, next_error, next_state, server, until, watchdog, ws_path
 
 HUMANS = ["human", "human", "human"]
 
@@ -377,18 +377,13 @@ def test_rate_limits_can_be_turned_off_and_bad_ones_are_refused(tmp_path):
     assert r.exit_code == 2 and "unknown rate limit" in r.output
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
 
 def test_a_client_over_its_limits_does_not_harm_another_client(tmp_path):
     """A real server: client A (127.0.0.1) exhausts its table and spectator limits; client B
     (127.0.0.2) still creates, watches and plays."""
     from websockets.sync.client import connect
 
-    port = _free_port()
+    port = free_port()
     log = open(tmp_path / "serve.log", "w+")
     proc = subprocess.Popen([sys.executable, "-m", "citygames.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
                              "--db", str(tmp_path / "s.sqlite3"), "--bot-delay", "0", "--rate-limit", "create=2/minute",

@@ -15,7 +15,6 @@ import json
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -31,7 +30,7 @@ from citygames.core import replay
 from citygames.server.cluster import WORKER_HEADER
 
 from pg_helpers import postgres  # noqa: F401  (the session fixture)
-from server_helpers import watchdog, ws_path
+from server_helpers import free_port, watchdog, ws_path
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -41,11 +40,6 @@ def _watchdog():
     with watchdog(120):
         yield
 
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def _children(pid: int) -> set[int]:
@@ -78,7 +72,7 @@ class Workers:
     """``citygames serve --workers N`` as a real subprocess (its log in ``cwd``)."""
 
     def __init__(self, db_url: str, cwd, workers: int = 2, bot_delay: float = 0.0):
-        self.port = _free_port()
+        self.port = free_port()
         self.out = open(cwd / f"serve-{self.port}.log", "w+")
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "citygames.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),

@@ -48,6 +48,8 @@ import signal
 import sys
 from typing import TYPE_CHECKING
 
+from .tables import cancel_and_wait
+
 if TYPE_CHECKING:  # pragma: no cover
     from .tables import Table, TableManager
 
@@ -192,14 +194,7 @@ class Cluster:
     async def stop(self) -> None:
         """Stop listening and sweeping and close the lock session (freeing this worker's bot locks)."""
         self._stopping = True
-        tasks = self._tasks + list(self.draining.values()) + list(self._background)
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            try:
-                await t
-            except BaseException:
-                pass
+        await cancel_and_wait(self._tasks + list(self.draining.values()) + list(self._background))
         if self.lock_conn is not None:
             try:
                 await self.lock_conn.close()

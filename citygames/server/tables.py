@@ -570,13 +570,7 @@ class TableManager:
         self._closing = True
         tasks = [t for table in self.tables.values() for t in table.bot_tasks.values()]
         tasks += self._background + list(self._loading.values())
-        for t in tasks:
-            t.cancel()
-        for t in tasks:
-            try:
-                await t
-            except BaseException:
-                pass
+        await cancel_and_wait(tasks)
         # the workers finish the move at hand and exit (a process pool torn down under them leaves
         # its semaphores to the resource tracker, which warns); a stuck one is not waited for long
         stop = asyncio.get_running_loop().run_in_executor(
@@ -988,13 +982,7 @@ class TableManager:
             try:
                 await self.db(self.repo.delete_last_action, table.id, last)
             except Exception as exc:
-                if self.cluster is not None and isinstance(exc, StaleWrite):   # another worker came first
-                    await self.reload_table(table)
-                    return f"stale: the table has moved on to seq {table.seq}"
-                if isinstance(exc, StorageUnavailable):   # logged once by the repository's health (defect 10)
-                    return f"{STORAGE_REFUSAL}: the undo could not be stored ({exc.reason}); try again later"
-                log.exception("table %s: undo of action %d failed", table.id, last)
-                return "server error: the undo could not be stored; try again"
+                return await self._deletion_refused(table, exc, "undo", last)
             table.state = rebuilt.state
             table.action_seats = rebuilt.action_seats
             table.log_marks = rebuilt.log_marks
@@ -1026,19 +1014,26 @@ class TableManager:
         try:
             await self.db(self.repo.delete_action, table.id, index, table.seq)
         except Exception as exc:
-            if self.cluster is not None and isinstance(exc, StaleWrite):   # another worker came first
-                await self.reload_table(table)
-                return f"stale: the table has moved on to seq {table.seq}"
-            if isinstance(exc, StorageUnavailable):   # logged once by the repository's health (defect 10)
-                return f"{STORAGE_REFUSAL}: the {what} could not be stored ({exc.reason}); try again later"
-            log.exception("table %s: withdrawing action %d failed", table.id, index)
-            return f"server error: the {what} could not be stored; try again"
+            return await self._deletion_refused(table, exc, what, index)
         table.state = new
         del table.action_seats[index]
         del table.log_marks[index]
         table.data.seq = table.seq
         self.broadcast(table)
         return None
+
+    async def _deletion_refused(self, table: Table, exc: Exception, what: str, index: int) -> str:
+        """The refusal of an undo or a change of choice (``what``) whose deletion of the
+        ``index``-th stored action failed with ``exc``: "stale" after catching up when another
+        server process came first (PostgreSQL), "storage unavailable" on a storage fault (logged
+        once by the repository's health, issue 16 defect 10), else a server error (logged)."""
+        if self.cluster is not None and isinstance(exc, StaleWrite):
+            await self.reload_table(table)
+            return f"stale: the table has moved on to seq {table.seq}"
+        if isinstance(exc, StorageUnavailable):
+            return f"{STORAGE_REFUSAL}: the {what} could not be stored ({exc.reason}); try again later"
+        log.error("table %s: the %s of action %d failed", table.id, what, index, exc_info=exc)
+        return f"server error: the {what} could not be stored; try again"
 
     # --- changes made by another worker (several workers: see cluster.py) ---------------------
     def apply_remote(self, table: Table, seat: int, action: int) -> bool:
@@ -1160,6 +1155,18 @@ class TableManager:
             if table.bot_tasks.get(seat) is asyncio.current_task():
                 del table.bot_tasks[seat]
             self._maybe_evict(table)
+
+
+async def cancel_and_wait(tasks) -> None:
+    """Cancel every task of ``tasks`` and wait until each has ended (whatever it raised)."""
+    tasks = list(tasks)
+    for t in tasks:
+        t.cancel()
+    for t in tasks:
+        try:
+            await t
+        except BaseException:
+            pass
 
 
 def _is_int(v) -> bool:
