@@ -27,6 +27,7 @@ with warnings.catch_warnings():   # as in server_helpers: the TestClient's depre
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient, WebSocketDenialResponse
 
+from pg_helpers import postgres  # noqa: F401  (the session fixture)
 from server_helpers import create, free_port, next_error, next_state, server, until, watchdog, ws_path
 
 HUMANS = ["human", "human", "human"]
@@ -139,14 +140,13 @@ def test_a_stored_row_that_cannot_be_encoded_never_breaks_the_listing(tmp_path, 
 BAD_IDS = ["%00", "abc%00def", "x" * 33, "%C3%A9t%C3%A9", "ABCDEF", "a%0Ab", "..%2F..%2Fetc", "%FF"]
 
 
-DATABASES = ["sqlite"] + (["postgresql"] if os.environ.get("CITYGAMES_TEST_POSTGRES") else [])
-
-
-@pytest.mark.parametrize("kind", DATABASES)
-def test_table_ids_outside_the_alphabet_are_unknown_tables_on_every_route(tmp_path, kind):
-    """SQLite always; PostgreSQL (which refuses a NUL in a string: the audit's 500) too when
-    CITYGAMES_TEST_POSTGRES holds a database URL."""
-    db = tmp_path / "t.sqlite3" if kind == "sqlite" else os.environ["CITYGAMES_TEST_POSTGRES"]
+@pytest.mark.parametrize("kind", ["sqlite", "postgresql"])
+def test_table_ids_outside_the_alphabet_are_unknown_tables_on_every_route(tmp_path, kind, request):
+    """SQLite, and PostgreSQL (which refuses a NUL in a string: the audit's 500): the database
+    CITYGAMES_TEST_POSTGRES names, else a fresh one on the throwaway server (tests/pg_helpers.py)."""
+    db = tmp_path / "t.sqlite3"
+    if kind == "postgresql":
+        db = os.environ.get("CITYGAMES_TEST_POSTGRES") or request.getfixturevalue("postgres").new_database("ids")
     with server(db) as client:
         for bad in BAD_IDS:
             for path in (f"/api/tables/{bad}", f"/api/tables/{bad}/record", f"/api/tables/{bad}/replay",
