@@ -26,6 +26,7 @@ from citygames.core import replay
 from citygames.server.db import DatabaseInUse
 from citygames.server.health import RETRY_FIRST, RETRY_MAX, STORAGE_REFUSAL, retry_delay
 
+from pg_helpers import postgres  # noqa: F401  (the session fixture)
 from server_helpers import create, free_port, next_error, next_state, server, until, wait_until, watchdog, ws_path
 from test_server_restart import Server
 
@@ -273,6 +274,44 @@ def test_a_full_disk_answers_503_logs_once_and_bots_resume(small_disk, caplog):
     assert len(faults) == 1 and "disk is full" in faults[0].getMessage() and str(db) in faults[0].getMessage()
     assert len(recoveries) == 1
     assert not [r for r in caplog.records if r.exc_info]   # no traceback per refused write
+
+
+def _read_only(pg, dbname: str, on: bool) -> None:
+    """Switch the PostgreSQL database ``dbname`` read-only (or back) for new sessions, and end its
+    open sessions so the server's next ones see it (its pool reconnects)."""
+    import psycopg
+    with psycopg.connect(pg.url_of("postgres"), autocommit=True) as conn:
+        conn.execute(f'ALTER DATABASE "{dbname}" {"SET default_transaction_read_only = on" if on else "RESET default_transaction_read_only"}')
+        conn.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (dbname,))
+
+
+def test_a_read_only_postgresql_database_answers_503_and_recovers(postgres, caplog):  # noqa: F811
+    """Defect 10 on PostgreSQL: a database switched to read-only (SQLSTATE 25006) refuses a new
+    table with 503 and an action with "storage unavailable", logs the fault once, and the server
+    recovers by itself when the database takes writes again."""
+    url = postgres.new_database("readonly")
+    caplog.set_level(logging.WARNING, logger="citygames.server")
+    with server(url) as client:
+        t = create(client, ["human", "human"], seed=6)
+        _read_only(postgres, "readonly", True)
+        for _ in range(2):
+            r = client.post("/api/tables", json=BOTS_ONLY)
+            assert r.status_code == 503 and r.headers["retry-after"] == "30", r.text
+            assert r.json()["error"].startswith(STORAGE_REFUSAL) and "read-only" in r.json()["error"]
+        assert client.get("/api/tables").status_code == 200   # reads go on
+        with client.websocket_connect(ws_path(t, 0)) as w0, client.websocket_connect(ws_path(t, 1)) as w1:
+            states = [next_state(w0), next_state(w1)]
+            seat = states[0]["to_move"][0]
+            w = (w0, w1)[seat]
+            w.send_json({"type": "action", "seq": 0, "action": states[seat]["legal"][0]["id"]})
+            assert next_error(w)["message"].startswith(STORAGE_REFUSAL)
+        assert client.get(f"/api/tables/{t['table_id']}").json()["seq"] == 0
+        _read_only(postgres, "readonly", False)
+        assert client.post("/api/tables", json=BOTS_ONLY).status_code == 201
+    faults = [r for r in caplog.records if "storage fault on" in r.getMessage()]
+    recoveries = [r for r in caplog.records if "storage recovered on" in r.getMessage()]
+    assert len(faults) == 1 and "read-only" in faults[0].getMessage(), [r.getMessage() for r in faults]
+    assert len(recoveries) == 1
 
 
 def test_bot_retry_delays_double_up_to_the_cap():
