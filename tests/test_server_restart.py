@@ -69,7 +69,7 @@ class Server:
     def stop(self) -> None:
         self.proc.terminate()
         try:
-            self.proc.wait(15)
+            self.proc.wait(20)
         except subprocess.TimeoutExpired:  # pragma: no cover
             self.proc.kill()
             self.proc.wait(5)

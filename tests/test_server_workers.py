@@ -31,6 +31,7 @@ from citygames.server.cluster import WORKER_HEADER
 
 from pg_helpers import postgres  # noqa: F401  (the session fixture)
 from server_helpers import free_port, watchdog, ws_path
+from test_server_restart import Server
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -68,8 +69,9 @@ def _env() -> dict:
                 PYTHONPATH=os.pathsep.join([root] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
 
 
-class Workers:
-    """``citygames serve --workers N`` as a real subprocess (its log in ``cwd``)."""
+class Workers(Server):
+    """``citygames serve --workers N`` as a real subprocess (its log in ``cwd``; ``log``, ``kill``
+    and ``stop`` as for one process)."""
 
     def __init__(self, db_url: str, cwd, workers: int = 2, bot_delay: float = 0.0):
         self.port = free_port()
@@ -96,20 +98,6 @@ class Workers:
             if self.proc.poll() is not None or time.monotonic() > deadline:
                 raise AssertionError(f"the workers did not start:\n{self.log()}")
             time.sleep(0.1)
-
-    def log(self) -> str:
-        self.out.flush()
-        self.out.seek(0)
-        return self.out.read()
-
-    def stop(self) -> None:
-        self.proc.terminate()
-        try:
-            self.proc.wait(20)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            self.proc.kill()
-            self.proc.wait(5)
-        self.out.close()
 
 
 @pytest.fixture
