@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from citygames.core.data import assumption_lines, override_lines
 from citygames.core.events import register_renderer
+from citygames.core.markup import plural
 
 from .components import MAX_CELLS, Components, components
 from .constants import CIVIC0, KIND_CODES, KIND_NAMES, NUM_CIVICS, TYPE_NAMES
@@ -184,7 +185,7 @@ def _stage(e) -> str:
     if d["round"] == 2:
         return f"Round {label} begins: everybody draws {d['tiles']} duplexes and keeps 2."
     way = "to the opponent" if d.get("two_players") else ("to the left" if d["direction"] > 0 else "to the right")
-    return f"Round {label} begins: everybody draws {d['tiles']} tiles; hands pass {way}."
+    return f"Round {label} begins: everybody draws {plural(d['tiles'], 'tile')}; hands pass {way}."
 
 
 def _reveal(e) -> str:

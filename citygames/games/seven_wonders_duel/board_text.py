@@ -223,7 +223,8 @@ def _now(obs: dict, width: int) -> list[str]:
     elif ph == "destroy":
         what = f"put one of {obs['players'][1 - p]['name']}'s {obs['destroy_color']} cards into the discard pile"
     elif ph == "draft":
-        what = f"take one of the {len(obs['draft'])} revealed wonders"
+        k = len(obs["draft"])
+        what = f"take one of the {k} revealed wonders" if k != 1 else "take the last revealed wonder"
     line = f"{_m('Now:', 'bold')} {_seat(obs, p)} must {what}; {pl['name']} has {_coins(pl['coins'])}."
     return _wrap(line, width)
 
@@ -341,7 +342,7 @@ def _conflict(obs: dict, width: int, c: Components) -> list[str]:
             end = c.military_tokens[k + 1][0] - 1 if k + 1 < len(c.military_tokens) else cap - 1
             lo, hi = sorted((sign * at, sign * end))
             spans.append((xs(lo), (hi - lo + 1) * sw - 1, f"-{coins} {name}"))
-            left.append(f"{coins} coins")
+            left.append(_coins(coins))
         present.append(f"{name}'s side " + (" and ".join(left) if left else "none left"))
     for x, w, label in sorted(spans):
         tok.at(x).add(f"[{label:^{w - 2}}]", "yellow")

@@ -47,7 +47,7 @@ def card_effect_text(idx: int, c: Components | None = None) -> str:
     if cd.science >= 0:
         out.append("science: " + SYMBOLS[cd.science].replace("_", " "))
     if cd.coins_now:
-        out.append(f"+{cd.coins_now} coins")
+        out.append(f"+{_coins(cd.coins_now)}")
     if cd.coins_per_own:
         cols, k = cd.coins_per_own
         out.append(f"+{k} coin{'s' if k > 1 else ''} per own {'/'.join(COLORS[x] for x in cols)} card"
@@ -76,9 +76,9 @@ def wonder_effect_text(w: int, c: Components | None = None) -> str:
     wd = (c or _c()).wonders[w]
     out = [f"{wd.vp} VP"] if wd.vp else []
     if wd.coins:
-        out.append(f"+{wd.coins} coins")
+        out.append(f"+{_coins(wd.coins)}")
     if wd.opponent_loses:
-        out.append(f"opponent loses {wd.opponent_loses} coins")
+        out.append(f"opponent loses {_coins(wd.opponent_loses)}")
     if wd.shields:
         out.append(f"{wd.shields} shield{'s' if wd.shields > 1 else ''}")
     if wd.destroys >= 0:
@@ -123,7 +123,7 @@ def describe_action(s, a) -> str:
         extra = f" (trading {trade})" if trade else ""
         return f"construct {cd.name} for {price} coin{'s' if price != 1 else ''}{extra}"
     if k == "discard":
-        return f"discard {c.cards[a.arg].name} for {s.discard_value(p)} coins"
+        return f"discard {c.cards[a.arg].name} to gain {_coins(s.discard_value(p))}"
     if k == "wonder":
         w, x = divmod(a.arg, n)
         price = s.wonder_price(p, w)
@@ -275,7 +275,7 @@ _SENTENCES = {
     "draft": lambda e: f"{_who(e)} takes {_wonder(e.data['wonder'])}.",
     "age": lambda e: f"Age {ROMAN[e.data['age']]} begins.",
     "construct": _construct,
-    "discard": lambda e: f"{_who(e)} discards {_card(e.data['card'])} for {_coins(e.data['coins'])}.",
+    "discard": lambda e: f"{_who(e)} discards {_card(e.data['card'])} and gains {_coins(e.data['coins'])}.",
     "wonder": lambda e: f"{_who(e)} builds {_wonder(e.data['wonder'])} for {_coins(e.data['price'])}"
                         + (f", tucking {_card(e.data['card'])} under it." if "card" in e.data else "."),
     "wonder_removed": lambda e: f"Seven wonders are built: {_wonder(e.data['wonder'])} ({_who(e)}'s, unbuilt) "

@@ -214,7 +214,7 @@ def _now(obs: dict, width: int, c: Components) -> list[str]:
         level = obs["players"][cur]["plant"]["level"] + 1
         left = (obs.get("plants_left") or {}).get(str(level)) or []
         if left:
-            bits.append(f"next level-{level} plant brings {left[0]} cubes")
+            bits.append(f"next level-{level} plant brings {_plural(left[0], 'cube')}")
     who = _seat_markup(obs, cur)
     bits[0] = f"{_m('Now:', 'bold')} {who} — {bits[0]}"
     return _flow(bits, width)
@@ -485,6 +485,11 @@ def _city(obs: dict, p: int, width: int, c: Components) -> list[str]:
     for b in range(0, len(cols), per_band):
         band = cols[b:b + per_band]
         out += _grid(band, y0, y1, cells, tour_on, tokens, color, hl, c)
+    shortened = sorted({(short_name(tile), tile.name) for tile in (c.tile_by_id[t["tile"]] for t in cells.values())
+                        if not short_name(tile).startswith(tile.name)})
+    if shortened:  # a cell shows at most CELL characters: name in full every tile it shortens
+        out += _flow([_m("Short names: ", "dim") + _m(f"{short} = {full}", "dim") if i == 0 else
+                      _m(f"{short} = {full}", "dim") for i, (short, full) in enumerate(shortened)], width, sep="; ")
     return out
 
 

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from citygames.core.data import Assumption, load_data, variant_loader
+from citygames.core.markup import plural
 
 DATA = Path(__file__).parent / "data"
 
@@ -306,7 +307,7 @@ class Plant:
 
     @property
     def name(self) -> str:
-        return f"Level {self.level} plant ({self.cubes} cubes)"
+        return f"Level {self.level} plant ({plural(self.cubes, 'cube')})"
 
 
 def _tile_from(idx: int, d: dict, lake_is_a_tile: bool = False) -> Tile:

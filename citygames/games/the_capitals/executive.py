@@ -16,6 +16,7 @@ trigger permanent effects (reference §10 #8 PROJECT DEFAULT, data ``engine_rule
 
 from __future__ import annotations
 
+from citygames.core.markup import plural
 from citygames.core.phases import NO_DECISION
 
 from . import administration, building
@@ -149,7 +150,7 @@ def why_activate(s, a) -> str:
     if not can_lose(s, p, tile.act_cost):
         return (f"executive: {tile.name}'s activation makes you lose what you do not have (data rule "
                 "activation_cost_needs_holding)")
-    return (f"executive: activating {tile.name} costs {activation_cost(s, p, slot)} cubes "
+    return (f"executive: activating {tile.name} costs {plural(activation_cost(s, p, slot), 'cube')} "
             "(printed + cubes and tourists on it + 1), more than the plant's cubes and usable tourists")
 
 

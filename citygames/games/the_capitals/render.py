@@ -311,7 +311,7 @@ def _tourism(e):
     moved = "; ".join(f"the {color_name(col).lower()} tourist goes to {color_name(h)}" for col, h in d["moved"])
     low = "the neutral marker is lowest" if d["lowest"] < 0 else f"{color_name(d['lowest'])} has the lowest"
     return (f"Tourism: {color_name(e.player)} has the highest culture{lvl}; {low}. "
-            + (moved + "." if moved else "Tourists stay where they are."))
+            + (moved[:1].upper() + moved[1:] + "." if moved else "Tourists stay where they are."))
 
 
 @_r("neutral")
@@ -382,7 +382,7 @@ def _expo(e):
     d = e.data
     return (f"World Expo (era {'I' * d['era']}), {color_name(e.player)}: employment {d['employment']} "
             f"{d['employment_prestige']:+d} prestige; unemployment {d['unemployment']} {d['unemployment_prestige']:+d}; "
-            f"public service {d['public_service']} moves progress {d['progress']:+d}, rank {d['public_service_rank']} "
+            f"public service {d['public_service']}: progress {d['progress']:+d}, rank {d['public_service_rank']} "
             f"{d['public_service_prestige']:+d} prestige.")
 
 
