@@ -28,6 +28,7 @@ from citygames.core import (Game, GameOptionError, IllegalActionError,
                             RecordError, State, load_game, load_record, registered_games, replay,
                             save_record)
 from citygames.core.data import DATA_OVERRIDES, parse_overrides
+from citygames.core.markup import plural
 from citygames.core.registry import game_info
 
 #: lets a command take game options as extra ``--name[=value]`` arguments
@@ -238,7 +239,7 @@ def _print_outcome(console, state: State, who: dict[int, str]) -> None:
             console.print(f"{_seat_label(state.ranking()[0], who, state.game)} wins.", markup=False)
     else:
         movers = ", ".join(_seat_label(s, who, state.game) for s in state.players_to_move())
-        console.print(f"The game is not over after {len(state.history)} actions; to move: {movers}.",
+        console.print(f"The game is not over after {plural(len(state.history), 'action')}; to move: {movers}.",
                       markup=False)
         console.print(_results_table(state, who, title="Scores so far"))
 
@@ -320,7 +321,7 @@ def play(ctx, game_id, players, humans, bots, seed, save) -> None:
             _human_turn(console, game, state, player, who, log_pos)
     except (click.Abort, KeyboardInterrupt, EOFError):
         console.print()
-        console.print(f"You left the game after {len(state.history)} actions.", markup=False)
+        console.print(f"You left the game after {plural(len(state.history), 'action')}.", markup=False)
         if save:
             _save(console, state, save)
         ctx.exit(0)
@@ -361,7 +362,7 @@ def _human_turn(console, game: Game, state: State, player: int, who: dict[int, s
     for k, a in enumerate(legal, start=1):
         console.print(f"  [bold]{k:>2}[/bold]. {escape(state.action_to_string(a))}")
     while True:
-        answer = click.prompt(f"Your choice (1-{len(legal)}, q to leave)", default="",
+        answer = click.prompt(f"Your choice ({'1' if len(legal) == 1 else f'1-{len(legal)}'}, q to leave)", default="",
                               show_default=False).strip()
         if answer.lower() in ("q", "quit", "exit"):
             raise click.Abort()
@@ -522,7 +523,7 @@ def replay_cmd(record_path, seat) -> None:
         raise click.BadParameter(f"seat {seat} does not exist (seats are 0..{n - 1})", param_hint="--seat")
     console = _console()
     console.print(f"{state.game.info.name} {dict(state.game.options)}, seed {record['seed']}, "
-                  f"{len(record['actions'])} actions", markup=False)
+                  f"{plural(len(record['actions']), 'action')}", markup=False)
     for e in state.log:
         if seat is not None:
             if e.visible(seat):
@@ -534,7 +535,7 @@ def replay_cmd(record_path, seat) -> None:
     if seat is not None and not state.is_terminal():
         console.print(_render(state.game, state, seat, console.width))
         movers = ", ".join(_seat_label(s, {}, state.game) for s in state.players_to_move())
-        console.print(f"The game is not over after {len(state.history)} actions; to move: {movers}.",
+        console.print(f"The game is not over after {plural(len(state.history), 'action')}; to move: {movers}.",
                       markup=False)
         return
     _print_outcome(console, state, {})
@@ -787,7 +788,7 @@ def playthrough(ctx, game_id, players, seed, out) -> None:
             f.write(text)
     except OSError as exc:
         raise click.ClickException(f"cannot write {out}: {exc}") from None
-    click.echo(f"Wrote {out}: {len(recorded.steps) - 1} actions, {len(text.encode()):,} bytes")
+    click.echo(f"Wrote {out}: {plural(len(recorded.steps) - 1, 'action')}, {len(text.encode()):,} bytes")
 
 
 if __name__ == "__main__":  # pragma: no cover

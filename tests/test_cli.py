@@ -135,7 +135,7 @@ def test_replay_as_one_seat_and_mid_game(run, tmp_path):
     save_record(state.record(), path)
     result = run("replay", path)
     assert result.exit_code == 0, result.output
-    assert "not over after 1 actions; to move: Seat 1" in result.output
+    assert "not over after 1 action; to move: Seat 1" in result.output
     result = run("replay", path, "--seat", 1)
     assert result.exit_code == 0
     assert "Seat 1's secret bonus" in result.output and "Seat 0's secret bonus" not in result.output
