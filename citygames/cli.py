@@ -697,6 +697,8 @@ def serve(host, port, db, bot_delay, bot_processes, allowed_origins, rate_limit_
         raise click.BadParameter(
             f"{workers} workers need a PostgreSQL database (--db postgresql://user@host/db): SQLite is the "
             f"single-process embedded database, run it with --workers 1", param_hint="--workers")
+    # the port first: a busy port fails here with one line, before the "table at" line (issue 15)
+    sock = _listen_socket(host, port)
     import faulthandler
     try:  # a fatal signal (SIGBUS, SIGSEGV) still leaves a line and a stack on stderr
         faulthandler.enable()
@@ -725,7 +727,7 @@ def serve(host, port, db, bot_delay, bot_processes, allowed_origins, rate_limit_
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--allowed-origin/--rate-limit") from None
     if workers > 1:   # several worker processes (issue 16, part 5): see citygames/server/cluster.py
-        _serve_workers(url, host, port, workers, bot_delay=bot_delay, bot_processes=bot_processes,
+        _serve_workers(url, host, port, workers, sock, bot_delay=bot_delay, bot_processes=bot_processes,
                        allowed_origins=list(allowed_origins), rate_limits=rate_limits, idle_evict=idle_evict)
         return
     for game_id in registered_games():  # import every engine now rather than during play
@@ -742,19 +744,65 @@ def serve(host, port, db, bot_delay, bot_processes, allowed_origins, rate_limit_
     where = url if not url.startswith("sqlite") else url.split("///", 1)[-1]
     if "@" in where:  # never print a password
         where = where.split("://", 1)[0] + "://…@" + where.rsplit("@", 1)[-1]
+    port = sock.getsockname()[1]   # the port the system chose for --port 0
     click.echo(f"citygames table at http://{shown}:{port}/ (database {where})", nl=True)
     # no per-message deflate: compressing every state costs more CPU than building it
-    uvicorn.run(app, host=host, port=port, ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=False,
-                log_level="warning", timeout_graceful_shutdown=3)
+    config = uvicorn.Config(app, host=host, port=port, ws_max_size=WS_MAX_FRAME, ws_per_message_deflate=False,
+                            log_level="warning", timeout_graceful_shutdown=3)
+    server = uvicorn.Server(config)
+    try:   # uvicorn serves on the socket bound above: nobody can take the port in between
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:   # Ctrl-C: uvicorn has already shut down gracefully
+        pass
+    finally:
+        sock.close()
+    if not server.started:   # as uvicorn.run: a failed start is exit code 1 (its log says why)
+        raise SystemExit(1)
 
 
-def _serve_workers(url: str, host: str, port: int, workers: int, **app_kwargs) -> None:
+def _listen_socket(host: str, port: int):
+    """A socket bound to ``host:port`` as uvicorn binds it (SO_REUSEADDR; IPv6 for an address with
+    a colon), inheritable for uvicorn's worker processes.
+
+    Raises:
+        click.ClickException: the port is in use, needs privileges, or the host is not an address
+            of this machine; one line saying which and what to do.
+    """
+    import errno
+    import socket
+
+    shown = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        if exc.errno == errno.EADDRINUSE:
+            why = (f"port {port} on {host} is in use (address already in use: another server?): "
+                   f"choose another with --port")
+        elif exc.errno == errno.EACCES:
+            why = (f"cannot listen on {shown}: permission denied (ports below 1024 need privileges): "
+                   f"choose another with --port")
+        elif exc.errno == errno.EADDRNOTAVAIL:
+            why = (f"cannot listen on {shown}: {host} is not an address of this machine "
+                   f"(--host 0.0.0.0 listens on all of them)")
+        else:
+            why = f"cannot listen on {shown}: {exc.strerror or exc}"
+        raise click.ClickException(why) from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def _serve_workers(url: str, host: str, port: int, workers: int, sock, **app_kwargs) -> None:
     """``serve --workers N`` (N > 1): N uvicorn workers sharing a PostgreSQL database (issue 16,
-    part 5); SQLite stays one process and is refused here with a message."""
+    part 5); SQLite stays one process and is refused here with a message. ``sock`` is the port
+    bound by ``serve`` to check it is free: it is released just before uvicorn binds it again."""
     from citygames.server.cluster import serve_workers
     shown = f"[{host}]" if ":" in host else host
     where = url.split("://", 1)[0] + "://…@" + url.rsplit("@", 1)[-1] if "@" in url else url
     click.echo(f"citygames table at http://{shown}:{port}/ (database {where}, {workers} workers)", nl=True)
+    sock.close()   # uvicorn's supervisor binds the port itself (SO_REUSEADDR) and shares it with its workers
     try:
         serve_workers(url, host=host, port=port, workers=workers, **app_kwargs)
     except Exception as exc:

@@ -162,6 +162,52 @@ def test_rules(run):
     assert result.exit_code == 0 and "Assumptions:" in result.output
 
 
+@pytest.mark.parametrize("flags", [[], ["--prosperity"]])
+def test_rules_of_the_capitals_list_each_prosperity_tile_once(run, flags):
+    """Issue 15, defect 7: the prosperity tiles were listed under "Starting tiles" too, with their
+    effects cut short ("International Bank: no effect")."""
+    result = run("rules", "the_capitals", *flags)
+    assert result.exit_code == 0, result.output
+    out = result.output
+    sections = re.split(r"\n(?=\S[^\n]*\(\d+[^\n]*\):\n)", out)
+    starting = next(s for s in sections if s.startswith("Starting tiles"))
+    prosperity = next(s for s in sections if s.startswith("Prosperity tiles"))
+    assert "(prosperity)" not in starting and "City Hall (public)" in starting
+    assert re.match(r"Starting tiles \((\d+) tiles\)", starting).group(1) == str(len(starting.splitlines()) - 1)
+    assert "Prosperity tiles (25;" in prosperity and len(re.findall(r"^  \S.* — requires ", prosperity, re.M)) == 25
+    for name in ("International Bank", "Mayor's House", "Subway", "Technology Park"):
+        assert out.count(name) == 1, name
+    assert "International Bank — requires highest employment: End: +1 prestige per 6 $" in prosperity
+    assert "no effect" not in prosperity
+
+
+# --- serve --------------------------------------------------------------------------------
+@pytest.mark.parametrize("args", [[], ["--workers", "2", "--db", "postgresql://nobody@127.0.0.1:1/none"]])
+def test_serve_on_a_busy_port_fails_before_announcing_the_table(run, tmp_path, args):
+    """Issue 15, item 10: a port another program listens on is refused with one line and exit code
+    1, before the "table at" line (one worker, and the check before uvicorn's workers bind it)."""
+    import socket
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        result = run("serve", "--host", "127.0.0.1", "--port", port, *(args or ["--db", tmp_path / "t.sqlite3"]))
+    assert result.exit_code == 1, result.output
+    assert result.output.splitlines() == [
+        f"Error: port {port} on 127.0.0.1 is in use (address already in use: another server?): "
+        f"choose another with --port"]
+    assert "table at" not in result.output
+    assert not (tmp_path / "t.sqlite3").exists()   # refused before the database is touched
+
+
+def test_serve_on_an_address_of_another_machine_fails_with_one_line(run, tmp_path):
+    result = run("serve", "--host", "192.0.2.1", "--port", 0, "--db", tmp_path / "t.sqlite3")
+    assert result.exit_code == 1, result.output
+    assert result.output.splitlines() == [
+        "Error: cannot listen on 192.0.2.1:0: 192.0.2.1 is not an address of this machine "
+        "(--host 0.0.0.0 listens on all of them)"]
+
+
 def test_games_and_version(run):
     result = run("games")
     assert result.exit_code == 0 and "toy: Counters (toy game) (2-4 players)" in result.output

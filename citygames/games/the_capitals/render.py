@@ -486,8 +486,11 @@ def describe_rules(game, assumptions: bool = False) -> str:
         lines.append(f"  level {level}{' (starting plant)' if level == 1 else ''}: {cubes}; "
                      f"{plants[0].activations} activation{'s' if plants[0].activations > 1 else ''}")
     lines.append("")
+    # prosperity tiles carry era 0 in the data but are not starting tiles: they are listed once,
+    # below, with their requirement and their whole effect (issue 15, defect 7)
+    prosperity = set(c.prosperity_tiles)
     for era in (0, 1, 2, 3):
-        tiles = [t for t in c.tiles if t.era == era]
+        tiles = [t for i, t in enumerate(c.tiles) if t.era == era and i not in prosperity]
         lines.append(f"{'Starting tiles' if era == 0 else 'Era ' + 'I' * era} ({len(tiles)} tiles):")
         for t in tiles:
             lines.append(f"  {tile_label(t)}: {tile_effect_text(t)}")
