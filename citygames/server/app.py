@@ -7,12 +7,14 @@ HTTP and WebSocket endpoints exactly as in ``PROTOCOL.md``; the tables themselve
 from __future__ import annotations
 
 import asyncio
+import html
 import itertools
 import json
 import logging
 import re
 from contextlib import asynccontextmanager
 from pathlib import Path
+from urllib.parse import quote
 
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
@@ -230,6 +232,48 @@ def _page(name: str, static_dir: Path):
                         f"the API is at <a href='/api/tables'>/api/tables</a>.</p></body></html>")
 
 
+def _wants_html(request: Request) -> bool:
+    """Whether the client asked for a page (a browser's ``Accept: text/html``), not for JSON."""
+    return "text/html" in request.headers.get("accept", "")
+
+
+def _message_page(status: int, title: str, message: str, links: list[tuple[str, str]]) -> HTMLResponse:
+    """A small HTML page (status ``status``) saying ``message`` with ``links`` ``[(href, text)]``:
+    what a browser gets instead of ``{"error": ...}`` on a page route. The stylesheet is the
+    server's file and there is no script (the Content-Security-Policy allows nothing inline)."""
+    esc = html.escape
+    items = "".join(f'<li><a href="{esc(href)}">{esc(text)}</a></li>' for href, text in links)
+    return HTMLResponse(
+        f'<!doctype html><html lang="en"><head><meta charset="utf-8">'
+        f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f'<title>citygames: {esc(title)}</title><link rel="stylesheet" href="/static/style.css">'
+        f'<link rel="icon" href="data:,"></head><body class="message-page">'
+        f'<header class="topbar"><a class="brand" href="/">city<span>games</span></a></header>'
+        f'<main class="message"><section class="card"><h1>{esc(title)}</h1>'
+        f'<p class="message-text">{esc(message)}</p><ul class="message-links">{items}</ul></section></main>'
+        f'</body></html>', status_code=status)
+
+
+def _sentence(text: str) -> str:
+    """``text`` as a sentence: a capital first letter and a full stop."""
+    text = text.strip()
+    return text[:1].upper() + text[1:] + ("" if text.endswith((".", "!", "?")) else ".")
+
+
+def _page_error(request: Request, exc: StarletteHTTPException, table_id: str) -> HTMLResponse:
+    """The page a browser gets for a refused page route (a wrong seat token: 403; an unknown table:
+    404): the server's message and the way back (the lobby; for a wrong token, watching the table)."""
+    links = [("/", "Back to the lobby")]
+    if exc.status_code == 403:
+        links.insert(0, (f"/table/{quote(table_id, safe='')}", "Watch this table as a spectator"))
+        title = "Wrong seat or token"
+    elif exc.status_code == 404:
+        title = "No such table"
+    else:
+        title = "Cannot open this page"
+    return _message_page(exc.status_code, title, _sentence(str(exc.detail)), links)
+
+
 def _client(conn) -> str:
     """The client key of a request or socket for rate limits: its IP address (uvicorn puts the
     ``X-Forwarded-For`` address there when the proxy is trusted, by default one on 127.0.0.1)."""
@@ -334,15 +378,28 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
 
     @app.get("/table/{table_id}", include_in_schema=False)
     async def table_page(request: Request, table_id: str, seat: str | None = None, token: str | None = None):
-        _, data = await _stored(request, table_id)
-        if seat is not None or token is not None:
-            if not valid_seat(seat) or not valid_token(token) or not token_ok(data, _seat_number(seat), token):
-                raise ApiError(403, "wrong seat or token")
+        """The table page; a wrong seat or token (403) or an unknown table (404) answers a page
+        with the message and a way back to a browser, ``{"error": ...}`` to other clients."""
+        try:
+            _, data = await _stored(request, table_id)
+            if seat is not None or token is not None:
+                if not valid_seat(seat) or not valid_token(token) or not token_ok(data, _seat_number(seat), token):
+                    raise ApiError(403, "wrong seat or token")
+        except ApiError as exc:
+            if _wants_html(request):
+                return _page_error(request, exc, table_id)
+            raise
         return _page("table.html", static)
 
     @app.get("/replay/{table_id}", include_in_schema=False)
     async def replay_page(request: Request, table_id: str):
-        await _stored(request, table_id)
+        """The replay viewer; an unknown table (404) answers as ``table_page`` does."""
+        try:
+            await _stored(request, table_id)
+        except ApiError as exc:
+            if _wants_html(request):
+                return _page_error(request, exc, table_id)
+            raise
         return _page("replay.html", static)
 
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")

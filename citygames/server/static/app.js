@@ -170,6 +170,13 @@ export function showConn(pill, s, d) {
  * The log panel: keeps every entry by index; `update(entries, logFrom)` drops what is at or
  * after logFrom (an undo or a reconnect) and appends the new entries. `colors`: CSS colour of
  * each seat (the stripe of its entries); `extraClass(entry)`: a game's own class for an entry.
+ *
+ * The box follows play: it stays at the newest entry unless the reader has scrolled up. Whether
+ * to follow is decided by the reader's own scrolling (not measured when entries arrive: the page
+ * around the box changes height between states, which would leave it "scrolled up" by itself),
+ * and the box is pinned to the bottom again whenever its size changes. When the reader has
+ * scrolled up and new entries arrive, a "Jump to latest" button (.log-latest) appears over the
+ * bottom of the box.
  */
 export class LogPanel {
   constructor(el, colors, extraClass) {
@@ -177,6 +184,13 @@ export class LogPanel {
     this.colors = colors || [];
     this.extraClass = extraClass || null;
     this.entries = [];
+    this.follow = true;       // pinned to the newest entry
+    this.autoTop = null;      // the scrollTop this panel set itself (its scroll event is not the reader's)
+    this.latest = h("button", { type: "button", class: "small log-latest", hidden: true,
+      title: "Scroll the log to its newest entry", onclick: () => this.jumpToLatest() }, "↓ Jump to latest");
+    if (el.parentNode) el.parentNode.insertBefore(this.latest, el.nextSibling);
+    el.addEventListener("scroll", () => this.onScroll());
+    if (typeof ResizeObserver !== "undefined") new ResizeObserver(() => { if (this.follow) this.pin(); }).observe(el);
   }
 
   setColors(colors) { this.colors = colors || []; }
@@ -186,6 +200,33 @@ export class LogPanel {
     this.colors = colors || [];
     this.extraClass = extraClass || null;
     this.render();
+    if (this.follow) this.pin();
+  }
+
+  /** Whether the box shows its last line (within a few pixels). */
+  atBottom() { return this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 24; }
+
+  /** Scroll to the newest entry (remembering the position as set by the panel, not the reader). */
+  pin() {
+    this.el.scrollTop = this.el.scrollHeight;
+    this.autoTop = this.el.scrollTop;
+  }
+
+  onScroll() {
+    if (this.autoTop !== null && Math.abs(this.el.scrollTop - this.autoTop) < 2) return;  // the panel's own
+    this.autoTop = null;
+    this.follow = this.atBottom();
+    if (this.follow) this.latest.hidden = true;
+  }
+
+  /** Keep to the newest entry after the page around the box has changed (its height with it). */
+  settle() { if (this.follow) this.pin(); }
+
+  /** Follow play again from the newest entry (the "Jump to latest" button). */
+  jumpToLatest() {
+    this.follow = true;
+    this.latest.hidden = true;
+    this.pin();
   }
 
   update(entries, logFrom = 0, { fresh = true } = {}) {
@@ -196,10 +237,16 @@ export class LogPanel {
     const keep = from === 0 ? [] : this.entries.filter(e => e.index === undefined || e.index < from);
     const rebuilt = keep.length < this.entries.length;
     this.entries = keep.concat(entries);
-    const atBottom = this.el.scrollHeight - this.el.scrollTop - this.el.clientHeight < 40;
-    if (rebuilt || from === 0) this.render();
-    else for (const e of entries) this.el.appendChild(this.entryNode(e, fresh));
-    if (atBottom || rebuilt || from === 0) this.el.scrollTop = this.el.scrollHeight;
+    if (rebuilt || from === 0) {
+      // (a reconnect or an undo: the whole log again, shown from its newest entry)
+      this.render();
+      this.follow = true;
+      this.latest.hidden = true;
+    } else {
+      for (const e of entries) this.el.appendChild(this.entryNode(e, fresh));
+      if (!this.follow && entries.length) this.latest.hidden = false;
+    }
+    if (this.follow) this.pin();
   }
 
   set(entries) { this.entries = []; this.update(entries, 0, { fresh: false }); }

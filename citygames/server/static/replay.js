@@ -121,6 +121,25 @@ document.addEventListener("keydown", (e) => {
   else if (e.key === " " && !(e.target instanceof HTMLButtonElement)) { e.preventDefault(); togglePlay(); }
 });
 
+/** An unfinished table has no replay yet (its record is hidden until the end): a message with a
+ * link to watch it live, in place of an empty board and controls that would do nothing. */
+function notFinished(gname) {
+  const live = `/table/${encodeURIComponent(tableId)}`;
+  $("status-line").append(" · not finished yet");
+  $("download").hidden = true;
+  const main = document.querySelector("main");
+  main.className = "message";
+  main.textContent = "";
+  main.appendChild(h("section", { class: "card", id: "not-finished" },
+    h("h1", null, `${gname}: the game is not finished`),
+    h("p", { class: "message-text" }, "The game is not finished: its replay opens at the end; watch it live."),
+    h("ul", { class: "message-links" },
+      h("li", null, h("a", { href: live, id: "watch-live" }, "Watch it live")),
+      h("li", null, h("a", { href: "/" }, "Back to the lobby")))));
+  document.body.classList.remove("replay-page");
+  document.body.classList.add("message-page");
+}
+
 async function init() {
   try {
     summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
@@ -142,7 +161,7 @@ async function init() {
   sl.textContent = "";
   sl.append(h("b", null, `Replay: ${gname}`), ` · table ${tableId}`);
   if (summary.status !== "finished") {
-    sl.append(" · not finished yet — ", h("a", { href: `/table/${encodeURIComponent(tableId)}` }, "watch it live"));
+    notFinished(gname);
     return;
   }
   steps = summary.seq || 0;

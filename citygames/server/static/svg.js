@@ -143,7 +143,9 @@ export function tip(node, html, on) {
   node.addEventListener("mouseenter", show);
   node.addEventListener("mousemove", placeTip);
   node.addEventListener("mouseleave", hide);
-  node.addEventListener("focus", () => show(null));
+  // keyboard focus only: a click also focuses the node, and its tooltip would then stay at the
+  // node's corner (over the turn card) after the click has been handled and the board redrawn
+  node.addEventListener("focus", () => { if (!node.matches || node.matches(":focus-visible")) show(null); });
   node.addEventListener("blur", hide);
 }
 

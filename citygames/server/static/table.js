@@ -5,6 +5,7 @@ import {
   loadComponents, toast, h, swatch, seatNames, simultaneousStep, simultaneousNode,
 } from "/static/app.js";
 import { loadView } from "/static/games.js";
+import { hideTip } from "/static/svg.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const params = new URLSearchParams(location.search);
@@ -65,6 +66,7 @@ function send(obj) {
 
 function onAction(id) {
   if (busy || !last) return;
+  hideTip();   // no tooltip of the chosen element stays over the next board and turn card
   busy = true;
   busySeq = last.seq;
   svg.classList.add("busy");
@@ -158,6 +160,8 @@ async function onState(msg) {
     $("generic").textContent = JSON.stringify(obs, null, 1);
   }
 
+  hideTip();   // the board was drawn again: a tooltip shown now belongs to nothing under the pointer
+
   // turn card
   const who = $("turn-who");
   who.textContent = "";
@@ -236,6 +240,7 @@ async function onState(msg) {
   } else {
     $("score-card").hidden = true;
   }
+  logPanel.settle();   // the turn card, the panels and the score card above changed the log box's height
 }
 
 function onError(msg) {
