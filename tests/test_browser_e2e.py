@@ -54,6 +54,15 @@ def _get_json(url: str):
         return json.load(r)
 
 
+def create_table(server: str, body: dict) -> dict:
+    """``POST /api/tables`` with the JSON ``body`` on ``server``; the answer (asserting 201)."""
+    req = urllib.request.Request(server + "/api/tables", data=json.dumps(body).encode(),
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as r:
+        assert r.status == 201
+        return json.load(r)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """``citygames serve`` on a free port with a fresh SQLite database; yields its base URL."""

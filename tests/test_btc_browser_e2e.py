@@ -18,8 +18,6 @@ Screenshots go to ``test-artifacts/btc_e2e/`` (git-ignored).
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -45,11 +43,7 @@ def _create(server: str) -> dict:
     body = {"game": "between_two_cities", "seed": 17, "options": {"num_players": 3},
             "seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy"},
                       {"kind": "bot", "bot": "greedy"}]}
-    req = urllib.request.Request(server + "/api/tables", data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as r:
-        assert r.status == 201
-        return json.load(r)
+    return base.create_table(server, body)
 
 
 def _choose_two(page, first: int, second: int) -> None:

@@ -36,7 +36,6 @@ from __future__ import annotations
 
 import json
 import time
-import urllib.request
 from pathlib import Path
 
 import pytest
@@ -68,11 +67,7 @@ def _create(server: str) -> dict:
     body = {"game": "between_two_cities", "seed": SEED, "options": {"num_players": 3},
             "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
                       {"kind": "bot", "bot": "greedy"}]}
-    req = urllib.request.Request(server + "/api/tables", data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as r:
-        assert r.status == 201
-        return json.load(r)
+    return base.create_table(server, body)
 
 
 def _wait(page, js: str, arg=None) -> None:

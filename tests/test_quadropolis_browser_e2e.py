@@ -16,8 +16,6 @@ is absent). Screenshots go to ``test-artifacts/quadropolis_e2e/`` (git-ignored).
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from pathlib import Path
 
 import test_browser_e2e as base
@@ -50,11 +48,7 @@ PAGE_TILES = r"""
 def _create(server: str, options: dict, seed: int) -> dict:
     body = {"game": "quadropolis", "seed": seed, "options": options,
             "seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "greedy"}]}
-    req = urllib.request.Request(server + "/api/tables", data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as r:
-        assert r.status == 201
-        return json.load(r)
+    return base.create_table(server, body)
 
 
 def _observed_tiles(obs: dict) -> set[int]:

@@ -13,8 +13,6 @@ games registered, Debian's Chromium driven by Playwright). Screenshots go to
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from pathlib import Path
 
 import test_browser_e2e as base
@@ -32,11 +30,7 @@ def _create(server: str) -> dict:
     body = {"game": "toy_sim", "seed": 31, "options": {"num_players": 3},
             "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"},
                       {"kind": "bot", "bot": "greedy"}]}
-    req = urllib.request.Request(server + "/api/tables", data=json.dumps(body).encode(),
-                                 headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as r:
-        assert r.status == 201
-        return json.load(r)
+    return base.create_table(server, body)
 
 
 def _bid_id(page, coins: int) -> str:

@@ -51,12 +51,6 @@ LAST_ENTRY = r"""
 """
 
 
-def _post(url: str, body: dict) -> dict:
-    req = urllib.request.Request(url, data=json.dumps(body).encode(), headers={"Content-Type": "application/json"})
-    with urllib.request.urlopen(req, timeout=10) as r:
-        return json.load(r)
-
-
 def _get(url: str, accept: str) -> tuple[int, str, str]:
     """(status, content type, body) of a GET with the ``Accept`` header ``accept``."""
     req = urllib.request.Request(url, headers={"Accept": accept})
@@ -83,8 +77,9 @@ def test_the_log_follows_play_and_offers_jump_to_latest(server):
     from playwright.sync_api import sync_playwright
 
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    table = _post(f"{server}/api/tables", {"game": "seven_wonders_duel", "seed": 5,
-                                           "seats": [{"kind": "human", "name": "Tester"}, {"kind": "bot", "bot": "random"}]})
+    table = base.create_table(server, {"game": "seven_wonders_duel", "seed": 5,
+                                       "seats": [{"kind": "human", "name": "Tester"},
+                                                 {"kind": "bot", "bot": "random"}]})
     errors: list[str] = []
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=base.CHROMIUM, args=base.CHROMIUM_ARGS)
@@ -134,7 +129,7 @@ def test_the_log_follows_play_and_offers_jump_to_latest(server):
 def test_page_routes_answer_a_browser_with_a_page(server):
     from playwright.sync_api import sync_playwright
 
-    table = _post(f"{server}/api/tables", {"game": "toy", "seats": [{"kind": "human"}, {"kind": "human"}]})
+    table = base.create_table(server, {"game": "toy", "seats": [{"kind": "human"}, {"kind": "human"}]})
     tid = table["table_id"]
     browser_accept = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"   # what Chromium sends
     cases = [(f"/table/{tid}?seat=0&token=wrong", 403, "Wrong seat or token."),
