@@ -6,6 +6,7 @@ rule the parser checks raises ``PositionError`` naming the line and the rule.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -189,6 +190,8 @@ def test_game_and_options_must_be_the_loaded_games():
     check_error("options: next_age_chooser=first_print\n" + BASE, "next_age_chooser=first_print, but the game",
                 line="options")
     check_error("options: colour=red\n" + BASE, "unknown option", line="options")
+    check_error("options: num_players=2, num_players=2\n" + BASE, "option num_players is given twice", line="options")
+    check_error(re.sub(r"(?m)^seed: .*$", "seed: x", BASE), "whole number (the seed)", line="seed")
     assert game(next_age_chooser="first_print").state_from_position("options: next_age_chooser=first_print\n" + BASE)
 
 

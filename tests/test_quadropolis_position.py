@@ -302,6 +302,7 @@ def test_turns_seats_and_the_mayor():
     _error(edit(t, None, "mayor", "Red"), "§10 #11")                    # this round's mayor tower is on the site
     _error(edit(t, None, "game", "the_capitals"), "this is quadropolis")
     _error(edit(t, None, "options", "num_players=3, mode=classic, allocation=auto"), "loaded with num_players=4")
+    _error(edit(t, None, "options", "mode=classic, mode=classic"), "option mode is given twice")
     _error(t + "Yellow:\n", "'Yellow' is given twice")
     _error(t + "colour: red\n", "unknown line 'colour'")
     _error(pos("classic", 2, rnd=1) + "Green:\n", "Green does not play in a 2-player game", n=2)

@@ -123,6 +123,46 @@ class PositionLines:
         if ln is not None:
             ln.fail(why)
 
+    def check_header(self, game) -> int:
+        """Check the top lines every position shares against the loaded ``game`` and return the
+        seed: ``game`` (its id), ``options`` (``name=value`` items, each known, given once and
+        equal to the loaded game's) and ``seed`` (a whole number; 0 when the line is missing).
+        DESIGN.md "Positions".
+
+        Raises:
+            PositionError: naming the line: another game, an unknown option, one given twice, a bad
+                value or one other than the loaded game's, a seed that is not a whole number.
+        """
+        from .errors import GameOptionError
+        ln = self.get("game")
+        if ln is not None and ln.value != game.info.id:
+            ln.fail(f"this is {game.info.id}, not {ln.value!r}")
+        ln = self.get("options")
+        if ln is not None:
+            specs = {o.name: o for o in game.info.options}
+            seen = set()
+            for item in self.items(ln):
+                name, eq, value = item.partition("=")
+                name, value = name.strip(), value.strip()
+                if not eq or name not in specs:
+                    ln.fail(f"unknown option {item!r} (options: {', '.join(specs)})")
+                if name in seen:
+                    ln.fail(f"option {name} is given twice")
+                seen.add(name)
+                try:
+                    v = specs[name].check(value)
+                except GameOptionError as exc:
+                    ln.fail(str(exc))
+                if v != game.options[name]:
+                    ln.fail(f"{name}={value}, but the game is loaded with {name}={game.options[name]}")
+        ln = self.get("seed")
+        if ln is None:
+            return 0
+        try:
+            return int(ln.value)
+        except ValueError:
+            ln.fail(f"expected a whole number (the seed), got {ln.value!r}")
+
     @staticmethod
     def items(ln: Line | None) -> list[str]:
         """The comma-separated items of a line (``[]`` for ``none`` or no line); an empty item is refused."""

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from citygames.core.errors import GameOptionError, PositionError
+from citygames.core.errors import PositionError
 from citygames.core.game import SIMULTANEOUS, TERMINAL
 from citygames.core.phases import NO_DECISION
 from citygames.core.position_text import Line, PositionLines
@@ -232,7 +232,7 @@ class _Reader:
         self.game = game
         self.n = game.num_players
         self.L = _lines(game, text)
-        s = self.s = BTCState.blank(game, 0, origin=text)
+        self.s = BTCState.blank(game, 0, origin=text)
         self.c = game.components
         self.dup_of = {d.id.upper(): d.idx for d in self.c.duplexes}
 
@@ -281,36 +281,7 @@ class _Reader:
 
     # --- header --------------------------------------------------------------------------------
     def header(self) -> None:
-        L, game = self.L, self.game
-        ln = L.get("game")
-        if ln is not None and ln.value != game.info.id:
-            _fail(ln, f"this is {game.info.id}, not {ln.value!r}")
-        ln = L.get("options")
-        if ln is not None:
-            specs = {o.name: o for o in game.info.options}
-            seen = set()
-            for item in PositionLines.items(ln):
-                name, eq, value = item.partition("=")
-                name, value = name.strip(), value.strip()
-                if not eq or name not in specs:
-                    _fail(ln, f"unknown option {item!r} (options: {', '.join(specs)})")
-                if name in seen:
-                    _fail(ln, f"option {name} is given twice")
-                seen.add(name)
-                try:
-                    v = specs[name].check(value)
-                except GameOptionError as exc:
-                    _fail(ln, str(exc))
-                if v != game.options[name]:
-                    _fail(ln, f"{name}={value}, but the game is loaded with {name}={game.options[name]}")
-        ln = L.get("seed")
-        if ln is not None:
-            try:
-                self.s.seed = int(ln.value)
-            except ValueError:
-                _fail(ln, f"expected a whole number (the seed), got {ln.value!r}")
-        else:
-            self.s.seed = 0
+        self.s.seed = self.L.check_header(self.game)
 
     # --- stage, turn, decision, seats to move ----------------------------------------------------
     def timing(self) -> None:

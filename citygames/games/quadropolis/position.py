@@ -44,7 +44,6 @@ from __future__ import annotations
 
 import re
 
-from citygames.core.errors import GameOptionError
 from citygames.core.phases import NO_DECISION
 from citygames.core.position_text import Line, PositionLines
 from citygames.core.rng import Rng
@@ -360,7 +359,7 @@ class _Reader:
         self.n = game.num_players
         self.L = _lines(game, text)
         self.cat = _Catalogue(game)
-        s = self.s = QuadropolisState.blank(game, 0, origin=text)
+        self.s = QuadropolisState.blank(game, 0, origin=text)
 
     def state(self):
         self.header()
@@ -375,26 +374,7 @@ class _Reader:
 
     # --- header ----------------------------------------------------------------------------------
     def header(self) -> None:
-        L, game = self.L, self.game
-        ln = L.get("game")
-        if ln is not None and ln.value != game.info.id:
-            _fail(ln, f"this is {game.info.id}, not {ln.value!r}")
-        ln = L.get("options")
-        if ln is not None:
-            specs = {o.name: o for o in game.info.options}
-            for item in _items(ln):
-                name, eq, value = item.partition("=")
-                name, value = name.strip(), value.strip()
-                if not eq or name not in specs:
-                    _fail(ln, f"unknown option {item!r} (options: {', '.join(specs)})")
-                try:
-                    v = specs[name].check(value)
-                except GameOptionError as exc:
-                    _fail(ln, str(exc))
-                if v != game.options[name]:
-                    _fail(ln, f"{name}={value}, but the game is loaded with {name}={game.options[name]}")
-        ln = L.get("seed")
-        self.s.seed = _int(ln, what="the seed") if ln is not None else 0
+        self.s.seed = self.L.check_header(self.game)
 
     def seat(self, ln: Line, value: str | None = None) -> int:
         v = ln.value if value is None else value

@@ -49,7 +49,6 @@ and the rule it breaks.
 
 from __future__ import annotations
 
-from citygames.core.errors import GameOptionError
 from citygames.core.phases import NO_DECISION
 from citygames.core.position_text import Line, PositionLines
 from citygames.core.rng import Rng
@@ -342,26 +341,7 @@ class _Reader:
     # --- the parts of a position ------------------------------------------------------------------------
     def header(self) -> None:
         """``game``, ``options`` (the loaded game's), ``seed``."""
-        r, game = self.r, self.game
-        ln = r.get("game")
-        if ln is not None and ln.value != game.info.id:
-            r.fail(ln, f"this is {game.info.id}, not {ln.value!r}")
-        ln = r.get("options")
-        if ln is not None:
-            specs = {o.name: o for o in game.info.options}
-            for item in r.items(ln):
-                name, eq, value = item.partition("=")
-                name, value = name.strip(), value.strip()
-                if not eq or name not in specs:
-                    r.fail(ln, f"unknown option {item!r} (options: {', '.join(specs)})")
-                try:
-                    v = specs[name].check(value)
-                except GameOptionError as exc:
-                    r.fail(ln, str(exc))
-                if v != game.options[name]:
-                    r.fail(ln, f"{name}={value}, but the game is loaded with {name}={game.options[name]}")
-        ln = r.get("seed")
-        self.s.seed = r.integer(ln) if ln is not None else 0
+        self.s.seed = self.r.check_header(self.game)
         self.rng = Rng(self.s.seed)
 
     def turn(self) -> None:
