@@ -75,6 +75,34 @@ def env_name(game_id: str) -> str:
     return f"{game_id}_v{VERSIONS.get(game_id, 0)}"
 
 
+
+def set_up_env(env, game_id: str, render_mode: str | None, illegal_reward: float | None, options: dict) -> None:
+    """What the AEC and the Parallel environment set up alike: ``illegal_reward``, ``game``
+    (``load_game(game_id, **options)``), ``metadata`` (with ``env_name``), ``render_mode``,
+    ``layout``, ``possible_agents``, the agent -> seat map, the observation spaces (``Dict`` of the
+    tensor ``Box`` and the ``action_mask``), the ``Discrete`` action spaces, ``state = None`` and
+    the deals tracker. ``env.agents`` is left to the caller.
+
+    Raises:
+        ValueError: ``render_mode`` is neither ``None`` nor ``"ansi"``.
+        GameOptionError: unknown options or bad values.
+    """
+    if render_mode not in (None, "ansi"):
+        raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+    env.illegal_reward = None if illegal_reward is None else float(illegal_reward)
+    env.game = load_game(game_id, **options)
+    env.metadata = dict(env.metadata, name=env_name(game_id))
+    env.render_mode = render_mode
+    env.layout = env.game.observation_tensor_layout()
+    env.possible_agents = [agent_name(p) for p in range(env.game.num_players)]
+    env._seat = {a: p for p, a in enumerate(env.possible_agents)}
+    box = spaces.Box(low=env.layout.low(), high=env.layout.high(), dtype=np.float32)
+    mask = spaces.Box(low=0, high=1, shape=(env.game.num_distinct_actions,), dtype=np.int8)
+    env.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask}) for a in env.possible_agents}
+    env.action_spaces = {a: spaces.Discrete(env.game.num_distinct_actions) for a in env.possible_agents}
+    env.state = None
+    env._deals = Deals()
+
 class CitygamesAECEnv(AECEnv):
     """A citygames game as a PettingZoo AEC environment (see the module docstring).
 
@@ -100,23 +128,8 @@ class CitygamesAECEnv(AECEnv):
     def __init__(self, game_id: str, render_mode: str | None = None, illegal_reward: float | None = None,
                  **options):
         super().__init__()
-        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.game = load_game(game_id, **options)
-        self.metadata = dict(self.metadata, name=env_name(game_id))
-        self.render_mode = render_mode
-        self.layout = self.game.observation_tensor_layout()
-        n = self.game.num_players
-        self.possible_agents = [agent_name(p) for p in range(n)]
+        set_up_env(self, game_id, render_mode, illegal_reward, options)
         self.agents = self.possible_agents[:]
-        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
-        box = spaces.Box(low=self.layout.low(), high=self.layout.high(), dtype=np.float32)
-        mask = spaces.Box(low=0, high=1, shape=(self.game.num_distinct_actions,), dtype=np.int8)
-        self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask})
-                                   for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.game.num_distinct_actions) for a in self.possible_agents}
-        self.state = None
         self._mask: tuple = (None, -1, -1, None)
         self._deals = Deals()
 

@@ -44,12 +44,11 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
 from gymnasium import spaces
 from pettingzoo import ParallelEnv
 
-from citygames.adapters import Deals, render_spectator
-from citygames.core import IllegalActionError, load_game
+from citygames.adapters import render_spectator
+from citygames.core import IllegalActionError
 
 __all__ = ["CitygamesParallelEnv", "make_parallel_env", "make_raw_parallel_env"]
 
@@ -77,25 +76,9 @@ class CitygamesParallelEnv(ParallelEnv):
 
     def __init__(self, game_id: str, render_mode: str | None = None, illegal_reward: float | None = None,
                  **options):
-        from citygames.adapters.pettingzoo import agent_name, env_name
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
-        self.illegal_reward = None if illegal_reward is None else float(illegal_reward)
-        self.game = load_game(game_id, **options)
-        self.metadata = dict(self.metadata, name=env_name(game_id))
-        self.render_mode = render_mode
-        self.layout = self.game.observation_tensor_layout()
-        n = self.game.num_players
-        self.possible_agents = [agent_name(p) for p in range(n)]
+        from citygames.adapters.pettingzoo import set_up_env
+        set_up_env(self, game_id, render_mode, illegal_reward, options)
         self.agents = []
-        self._seat = {a: p for p, a in enumerate(self.possible_agents)}
-        box = spaces.Box(low=self.layout.low(), high=self.layout.high(), dtype=np.float32)
-        mask = spaces.Box(low=0, high=1, shape=(self.game.num_distinct_actions,), dtype=np.int8)
-        self.observation_spaces = {a: spaces.Dict({"observation": box, "action_mask": mask})
-                                   for a in self.possible_agents}
-        self.action_spaces = {a: spaces.Discrete(self.game.num_distinct_actions) for a in self.possible_agents}
-        self.state = None
-        self._deals = Deals()
 
     def observation_space(self, agent: str) -> spaces.Dict:
         return self.observation_spaces[agent]
