@@ -7,9 +7,41 @@ the log can be rebuilt from plain data (``to_dict``/``from_dict``).
 
 from __future__ import annotations
 
-from typing import Callable
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Callable, Iterator, Sequence
 
 _RENDERERS: dict[str, Callable[["Event"], str]] = {}
+
+#: the players' names in force while sentences are rendered (``named_seats``); ``None``: the game's seat names
+_SEAT_LABELS: ContextVar[tuple[str, ...] | None] = ContextVar("citygames_seat_labels", default=None)
+
+
+@contextmanager
+def named_seats(names: Sequence[str] | None) -> Iterator[None]:
+    """Render event sentences with the players' ``names`` (one per seat) instead of the seat names.
+
+    The browser table wraps its log rendering in ``with named_seats(["Ann", "Bob"]):`` so that the log
+    says "Ann builds ..." where the engine alone says "Green builds ..." (issue 15, defect 4).
+    ``None`` (or an empty sequence) keeps the game's own seat names. The names hold for the current
+    thread or task only (a ``ContextVar``), so concurrent tables never see each other's names.
+    """
+    token = _SEAT_LABELS.set(tuple(names) if names else None)
+    try:
+        yield
+    finally:
+        _SEAT_LABELS.reset(token)
+
+
+def seat_label(seat: int, seat_names: Sequence[str]) -> str:
+    """The name a sentence uses for ``seat``: the player's name under ``named_seats``, else ``seat_names[seat]``.
+
+    Raises ``IndexError`` for a seat outside ``seat_names`` as indexing it would.
+    """
+    labels = _SEAT_LABELS.get()
+    if labels is not None and 0 <= seat < len(labels):
+        return labels[seat]
+    return seat_names[seat]
 
 
 def register_renderer(kind: str, render: Callable[["Event"], str]) -> None:
