@@ -26,10 +26,12 @@ from starlette.websockets import WebSocketDisconnect
 from citygames.bots import BOTS
 from citygames.core import GameOptionError, load_game, registered_games
 from citygames.core.data import DATA_OVERRIDES
+from citygames.core.events import named_seats
 from citygames.core.errors import CitygamesError
 from citygames.core.registry import game_info
 from citygames.core.records import replay as replay_record
 
+from . import social
 from .db import Repository, resolve_db_url
 from .health import STORAGE_REFUSAL, StorageUnavailable
 from .security import (DEFAULT_RATE_LIMITS, JsonError, RateLimits, SecurityHeaders, TextError, check_text, json_safe,
@@ -329,6 +331,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         repo = await asyncio.to_thread(Repository, url)
         manager = TableManager(repo, bot_delay=bot_delay, bot_processes=bot_processes, idle_evict=idle_evict)
         app.state.manager = manager
+        manager.limits = limits   # the chat and name limits of social.py (issue 15)
         # PostgreSQL (issue 16, part 5 and defect 3): every server process on the database -- the
         # workers of one `serve --workers N`, or separate servers -- listens for the others' changes
         # before any table is loaded, so they never split the tables; None on SQLite (one process)
@@ -522,7 +525,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
             raise ApiError(409, f"the table's actions do not replay: {exc}") from None
         version = load_game(data.game, **data.options).info.version
         return {"game": data.game, "version": version, "options": data.options, "seed": data.seed,
-                "actions": list(actions)}
+                "actions": list(actions), "players": [str(s.get("name", "")) for s in data.seats]}
 
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str):
@@ -539,13 +542,15 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
 
         def build():
             st = replay_record(rec, upto=step)
+            with named_seats(rec["players"]):   # the log names the players (issue 15, defect 4)
+                log_items = [event_json(i, e) for i, e in enumerate(st.log) if e.visible(None)]
             return {"step": step, "steps": steps, "observation": st.observation(None),
-                    "to_move": list(st.players_to_move()),
-                    "log": [event_json(i, e) for i, e in enumerate(st.log) if e.visible(None)]}
+                    "to_move": list(st.players_to_move()), "log": log_items}
 
         out = await asyncio.to_thread(build)
         _, data = await _stored(request, table_id)
         out["result"] = data.result
+        out["seats"] = [public_seat(i, s) for i, s in enumerate(data.seats)]   # names for the viewer (issue 15)
         return out
 
     # --- the table socket --------------------------------------------------------------------
@@ -590,6 +595,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         writer = asyncio.create_task(conn.writer())
         try:
             await m.attach(table, conn)
+            await social.send_history(m, table, conn)   # the table's chat (issue 15)
             while not conn.closed:
                 msg = await websocket.receive()
                 if msg["type"] == "websocket.disconnect":

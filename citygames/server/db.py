@@ -1,13 +1,14 @@
 """Persistence of the browser table: SQLAlchemy 2.0 models and a small synchronous repository.
 
-Two tables (see ``PROTOCOL.md``, "Persistence"):
+Three tables (see ``PROTOCOL.md``, "Persistence"; ``chat`` since issue 15):
 
 - ``tables``: one row per game table (id, game, options, seed, seats with hashed tokens,
   status, seq, created/finished times, result);
 - ``actions``: one row per applied action (table_id, seq, seat, action, created). A seat's choice
   in a simultaneous step is a row like any other: replaying the rows (each applied for its
   ``seat``) restores the pending choices, and the record's ``[seat, id]`` pairs come from the
-  replayed state's history, so the schema is the same as before simultaneous steps existed.
+  replayed state's history, so the schema is the same as before simultaneous steps existed;
+- ``chat``: one row per chat message (table_id, n, seat or null, name, text, created).
 
 The repository's methods are blocking; the server calls them from a worker thread, never on the
 event loop. ``append_action`` inserts the action and advances ``tables.seq`` in one transaction,
@@ -88,6 +89,21 @@ class ActionRow(Base):
     seq: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int] = mapped_column(Integer)
     action: Mapped[int] = mapped_column(Integer)
+    created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatRow(Base):
+    """One chat message of a table (issue 15, "Chat"): the ``n``-th (0-based) message of
+    ``table_id``, posted by ``seat`` (``None``: a spectator) under the display ``name``. A table of
+    its own, so databases written before chat existed gain it through ``create_all``."""
+
+    __tablename__ = "chat"
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    n: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(String(400))
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
@@ -563,6 +579,51 @@ class Repository:
             return conn.execute(select(func.count()).select_from(ActionRow)
                                 .where(ActionRow.table_id == table_id)).scalar_one()
 
+
+    # --- names and chat (issue 15: names, chat) --------------------------------------------------
+    def set_seat_name(self, table_id: str, seat: int, name: str) -> list:
+        """Store ``name`` as the name of ``seat`` in the table's ``seats`` JSON (key ``name``; the
+        optional key ``named`` records that the player chose it); returns the new seats list.
+
+        Raises:
+            KeyError: no such table or seat.
+        """
+        with self._write() as conn:
+            row = conn.execute(select(TableRow.seats).where(TableRow.id == table_id)).first()
+            if row is None:
+                raise KeyError(table_id)
+            seats = [dict(s) for s in row.seats]
+            if not 0 <= seat < len(seats):
+                raise KeyError(seat)
+            seats[seat]["name"] = name
+            seats[seat]["named"] = True
+            conn.execute(update(TableRow).where(TableRow.id == table_id).values(seats=seats))
+        return seats
+
+    def add_chat(self, table_id: str, seat: int | None, name: str, text: str) -> dict:
+        """Append a chat message to the table; returns it as ``{n, seat, name, text, at}`` (``at``:
+        ISO 8601 UTC). ``n`` is one more than the table's last message (a retry on a clash, for
+        two servers on one PostgreSQL database)."""
+        for _ in range(5):
+            try:
+                with self._write() as conn:
+                    last = conn.execute(select(func.max(ChatRow.n)).where(ChatRow.table_id == table_id)).scalar()
+                    n = 0 if last is None else last + 1
+                    created = now()
+                    conn.execute(insert(ChatRow).values(table_id=table_id, n=n, seat=seat, name=name, text=text,
+                                                        created=created))
+                return {"n": n, "seat": seat, "name": name, "text": text, "at": iso(created)}
+            except IntegrityError:
+                continue
+        raise StaleWrite(f"chat of table {table_id}: could not number the message")
+
+    def recent_chat(self, table_id: str, limit: int = 100) -> list[dict]:
+        """The last ``limit`` chat messages of the table, oldest first, as ``add_chat`` returns them."""
+        q = (select(ChatRow).where(ChatRow.table_id == table_id).order_by(ChatRow.n.desc()).limit(limit))
+        with self.engine.connect() as conn:
+            rows = [r._mapping for r in conn.execute(q)]
+        return [{"n": r["n"], "seat": r["seat"], "name": r["name"], "text": r["text"], "at": iso(r["created"])}
+                for r in reversed(rows)]
 
 def _tuple_data(row) -> TableData:
     """A ``select(TableRow)`` result row (plain columns on a Core connection) as ``TableData``."""

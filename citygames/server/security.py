@@ -285,6 +285,8 @@ DEFAULT_RATE_LIMITS: dict[str, str] = {
     "message": "50/second",     # WebSocket messages of one socket (a script playing a seat stays under it)
     "client_messages": "200/second",  # WebSocket messages of all of a client's sockets together
     "flood": "40/10 seconds",   # messages refused for "message" on one socket before it is closed
+    "chat": "5/10 seconds",     # chat messages of one socket (issue 15, "Chat")
+    "name": "10/minute",        # name changes of one socket (issue 15, "Player names")
 }
 
 

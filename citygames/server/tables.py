@@ -44,8 +44,10 @@ from typing import Any, Awaitable, Callable, Generator
 from citygames.bots import make_bot
 from citygames.core import SIMULTANEOUS, Action, Game, IllegalActionError, State, load_game
 from citygames.core.errors import CitygamesError
+from citygames.core.events import named_seats
 
 from .db import Repository, StaleWrite, TableData, iso
+from . import social
 from .health import STORAGE_REFUSAL, StorageUnavailable, retry_delay
 from .security import JsonError, parse_json
 
@@ -780,13 +782,15 @@ class TableManager:
         for s in seats_public(table.data):
             if s["kind"] == "human":
                 s["connected"] = s["seat"] in connected
+                s["named"] = social.has_chosen_name(table, s["seat"])
             seats.append(s)
         if seat is not None and seat in to_move:
             legal = [table.game.action_json(st, a) for a in st.legal_actions(seat)]
         else:
             legal = []
         events = st.log
-        log_items = [event_json(i, events[i]) for i in range(log_from, len(events)) if events[i].visible(seat)]
+        with named_seats(social.seat_names(table)):   # the log names the players (issue 15, defect 4)
+            log_items = [event_json(i, events[i]) for i in range(log_from, len(events)) if events[i].visible(seat)]
         terminal = st.is_terminal()
         chosen = chosen_seats(st)
         my_choice = None
@@ -873,6 +877,9 @@ class TableManager:
         kind = msg["type"]
         if kind == "ping":
             conn.put(_dumps({"type": "pong", "seq": table.seq}))
+            return
+        if kind in ("name", "chat"):   # names and chat (issue 15): social.py
+            await (social.handle_name if kind == "name" else social.handle_chat)(self, table, conn, msg)
             return
         if kind not in ("action", "undo", "withdraw"):
             conn.error(f"unknown message type {kind[:40]!r} (expected action, undo, withdraw or ping)", table.seq)
