@@ -23,12 +23,13 @@ def _watchdog():
         yield
 
 
-def _chat(ws) -> list[dict]:
-    """The messages of the next ``chat`` message (errors are raised)."""
+def _chat(ws, history: bool = False) -> list[dict]:
+    """The messages of the next ``chat`` message (errors are raised); the history a socket gets
+    when it opens is skipped unless ``history``."""
     def pred(m):
         if m["type"] == "error":
             raise AssertionError(f"unexpected error: {m}")
-        return m["type"] == "chat"
+        return m["type"] == "chat" and bool(m.get("history")) == history
     return until(ws, pred)["messages"]
 
 
@@ -56,6 +57,7 @@ def test_chat_is_stored_broadcast_and_survives_a_restart(tmp_path):
                 c.websocket_connect(ws_path(t)) as spec:
             for ws in (a, b, spec):
                 next_state(ws)
+                assert _chat(ws, history=True) == []   # a new socket hears the (empty) history
             a.send_json({"type": "chat", "text": "  hello Bob  "})
             for ws in (a, b, spec):
                 [m] = _chat(ws)
@@ -72,7 +74,7 @@ def test_chat_is_stored_broadcast_and_survives_a_restart(tmp_path):
     with server(db) as c:
         with c.websocket_connect(ws_path(t, 1)) as b:
             next_state(b)
-            history = _chat(b)
+            history = _chat(b, history=True)
             assert [m["text"] for m in history] == ["hello Bob", "nice move", "go on"]
             assert [m["n"] for m in history] == [0, 1, 2]
             b.send_json({"type": "chat", "text": "back again"})
@@ -90,6 +92,7 @@ def test_a_script_is_stored_verbatim_and_sent_as_a_json_string(tmp_path):
         with c.websocket_connect(ws_path(t)) as spec:   # and so it comes back from the database
             next_state(spec)
             raw_text = spec.receive_text()
+            assert json.loads(raw_text)["history"] is True
             assert json.loads(raw_text)["messages"][0]["text"] == evil
             assert '"<script>alert(1)</script>' in raw_text   # a plain JSON string, not escaped HTML
 
@@ -109,7 +112,7 @@ def test_chat_refusals_change_nothing(tmp_path):
             assert _chat(a)[0]["name"] != "ignored for a seat (watching)"
         with c.websocket_connect(ws_path(t)) as spec:
             next_state(spec)
-            assert [m["text"] for m in _chat(spec)] == ["ok"]   # nothing refused was stored
+            assert [m["text"] for m in _chat(spec, history=True)] == ["ok"]   # nothing refused was stored
             spec.send_json({"type": "chat", "text": "hi", "name": "x" * 41})
             assert "at most 40" in next_error(spec)["message"]
             spec.send_json({"type": "chat", "text": "y" * 300})   # exactly the limit is fine

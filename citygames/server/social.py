@@ -12,7 +12,7 @@ hands them over); ``tables.py`` and ``app.py`` only call into this module:
   and broadcast as ``{"type": "chat", "messages": [{n, seat, name, text, at}]}``. A seat posts under
   its seat's name; a spectator posts as ``"Spectator"``, or ``"<name> (watching)"`` when its message
   carries a ``name``. A new connection gets the last ``CHAT_HISTORY`` messages right after its first
-  ``state``.
+  ``state``, in one ``chat`` message marked ``"history": true`` (also when there are none).
 - Presence needs nothing here: every ``state`` carries ``seats[].connected`` and the manager
   broadcasts when a seat's first socket comes or its last one goes.
 
@@ -97,21 +97,25 @@ def _dumps(msg: dict) -> str:
     return json.dumps(msg, separators=(",", ":"))
 
 
-def chat_message(messages: list[dict]) -> str:
-    """The ``chat`` socket message carrying ``messages`` (``[{n, seat, name, text, at}]``)."""
-    return _dumps({"type": "chat", "messages": messages})
+def chat_message(messages: list[dict], history: bool = False) -> str:
+    """The ``chat`` socket message carrying ``messages`` (``[{n, seat, name, text, at}]``);
+    ``history``: the table's earlier messages, sent once to a new connection (``"history": true``)."""
+    msg = {"type": "chat", "messages": messages}
+    if history:
+        msg["history"] = True
+    return _dumps(msg)
 
 
 async def send_history(manager: "TableManager", table: "Table", conn: "Connection") -> None:
-    """Queue the table's last ``CHAT_HISTORY`` chat messages for a new connection (nothing when
-    the table has none; a database error is logged and the connection goes without)."""
+    """Queue the table's last ``CHAT_HISTORY`` chat messages for a new connection, as one ``chat``
+    message with ``"history": true`` (sent even when empty, so a client knows what is new from
+    then on; a database error is logged and the connection goes without)."""
     try:
         messages = await manager.db(manager.repo.recent_chat, table.id, CHAT_HISTORY)
     except Exception:
         log.exception("table %s: reading the chat failed", table.id)
         return
-    if messages:
-        conn.put(chat_message(messages))
+    conn.put(chat_message(messages, history=True))
 
 
 def _limited(manager: "TableManager", name: str, conn: "Connection") -> str | None:

@@ -1,6 +1,6 @@
 // citygames — the script of the replay page (replay.html), kept in its own file so that the Content-Security-Policy
 // (script-src 'self') runs it with no inline script allowed.
-import { api, LogPanel, scoreSheet, loadComponents, toast, h, seatNames } from "/static/app.js";
+import { api, LogPanel, scoreSheet, loadComponents, toast, h, seatNames, swatch } from "/static/app.js";
 import { loadView } from "/static/games.js";
 
 const $ = (id) => document.getElementById(id);
@@ -53,6 +53,7 @@ async function show(k) {
     $("slider").max = steps;
     $("stepno").textContent = `${k} / ${steps}`;
   }
+  if (data.seats) names = seatNames(data.seats, data.seats.length);   // the players' names (issue 15)
   const obs = data.observation || {};
   step = k;
   shown = k;
@@ -140,6 +141,17 @@ function notFinished(gname) {
   document.body.classList.add("message-page");
 }
 
+/** Who played: a swatch and the name of every seat (bots marked), above the controls (issue 15). */
+function showPlayers(seats) {
+  const box = $("replay-players");
+  box.textContent = "";
+  names.forEach((name, p) => {
+    const s = seats.find(x => x.seat === p) || {};
+    box.appendChild(h("span", { class: "replay-player", "data-seat": p }, swatch(colors[p]), " ", name,
+      s.kind === "bot" ? h("span", { class: "hint" }, " (bot)") : null));
+  });
+}
+
 async function init() {
   try {
     summary = await api(`/api/tables/${encodeURIComponent(tableId)}`);
@@ -155,6 +167,7 @@ async function init() {
   }
   names = seatNames(summary.seats, (summary.seats || []).length);
   colors = view.seatColors(comps, names.length);
+  showPlayers(summary.seats || []);
   logPanel.setView(colors, view.logClass);
   const gname = comps && comps.name ? comps.name : summary.game;
   const sl = $("status-line");

@@ -6,6 +6,9 @@ import {
 } from "/static/app.js";
 import { loadView } from "/static/games.js";
 import { hideTip } from "/static/svg.js";
+import { PlayersCard } from "/static/players.js";
+import { ChatPanel } from "/static/chat.js";
+import { TurnNotifier } from "/static/notify.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const params = new URLSearchParams(location.search);
@@ -34,6 +37,19 @@ let setupP = null;      // setup(msg) under way or done, for setupGame
 let setupGame = null;
 
 $("role").textContent = seat === null ? "watching" : `playing seat ${seat}`;
+
+// names, presence, chat and turn notifications (issue 15): players.js, chat.js, notify.js
+const quietSend = (obj) => !!conn && conn.send(obj);
+const players = new PlayersCard($("players-card"), { tableId, send: quietSend });
+const chat = new ChatPanel($("chat-card"), { send: quietSend, spectator: seat === null });
+const notifier = seat === null ? null : new TurnNotifier($("notify-bar"));
+/** A refusal of a chat message or a name goes to the chat panel (no action was waiting for it). */
+function socialError(msg) {
+  const m = msg.message || "";
+  if (/^(chat refused|too many chat)/.test(m)) { chat.error(m); return true; }
+  if (/^(name refused|too many name)/.test(m)) { toast(m); return true; }
+  return false;
+}
 
 /** The game's view, its components (with this table's options) and the seat colours. */
 async function setup(msg) {
@@ -240,6 +256,11 @@ async function onState(msg) {
   } else {
     $("score-card").hidden = true;
   }
+  // players card, chat colours, turn notification (issue 15)
+  players.update(msg, { colors, names: nm, toMove: mv });
+  chat.setColors(colors);
+  if (notifier) notifier.update(mine && !msg.terminal, msg.terminal ? "" : view.describe(obs, comps));
+
   logPanel.settle();   // the turn card, the panels and the score card above changed the log box's height
 }
 
@@ -274,7 +295,8 @@ window.addEventListener("pointercancel", releaseSoon(0), true);   // e.g. a touc
 
 conn = connectTable(tableId, seat, token, {
   onState: (m) => { if (pressed || held.length) held.push(m); else deliver(m); },
-  onError,
+  onError: (m) => { if (!socialError(m)) onError(m); },
+  onMessage: (m) => { if (m.type === "chat") chat.add(m.messages, !!m.history); },
   onStatus: (s, d) => {
     showConn($("conn"), s, d);
     if (s === "fatal") { $("turn-who").textContent = `Cannot join this table: ${d}.`; toast(`Cannot join: ${d}`); }
