@@ -10,7 +10,8 @@ import time
 import pytest
 
 from citygames.core import load_game, replay
-from citygames.core.events import named_seats
+from citygames.core import events
+from citygames.core.events import named_seats, seat_label
 from citygames.server.tables import MAX_MESSAGE
 from server_helpers import create, next_error, next_state, play_to_end, server, until, watchdog, ws_path
 
@@ -221,7 +222,8 @@ def test_record_and_replay_carry_the_names_and_the_log_names_players(tmp_path):
         assert all("token" not in json.dumps(s) for s in rp["seats"])
         if not _duel_renders_names():
             pytest.skip("the Duel's log renderers do not use seat_label yet (converted by the 'text' part of "
-                        "issue 15): the log keeps the seat names; names reach the log once they land")
+                        "issue 15): the log keeps the seat names; the server's named_seats wrapping itself is "
+                    "checked by test_the_log_and_the_replay_name_the_players")
         assert any("Ann" in s for s in log_texts)
         assert any("Ann" in e["text"] for e in c.get(f"/api/tables/{t['table_id']}/replay?step=10").json()["log"])
 
@@ -273,3 +275,29 @@ def test_oversized_chat_frame_is_refused(tmp_path):
             assert "too large" in next_error(a)["message"]
             a.send_json({"type": "chat", "text": "after"})
             assert _chat(a)[0]["text"] == "after"
+
+
+def test_the_log_and_the_replay_name_the_players(tmp_path, monkeypatch):
+    """The server renders log sentences under ``named_seats``: a game whose renderer uses
+    ``seat_label`` (here the toy game's "take", given such a renderer) names the players."""
+    monkeypatch.setitem(events._RENDERERS, "toy.take",
+                        lambda e: f"{seat_label(e.player, [f'Seat {i}' for i in range(8)])} takes {e.data['n']}.")
+    with server(tmp_path / "t.sqlite3") as c:
+        t = create(c, ["human", "human"], game="toy", seed=1)
+        with c.websocket_connect(ws_path(t, 0)) as a, c.websocket_connect(ws_path(t, 1)) as b:
+            st = next_state(a)
+            next_state(b)
+            a.send_json({"type": "name", "name": "Ann"})
+            b.send_json({"type": "name", "name": "Bob"})
+            named = lambda m: m["type"] == "state" and [s["name"] for s in m["seats"]] == ["Ann", "Bob"]  # noqa: E731
+            st, sb = until(a, named), until(b, named)
+            texts = []
+            while not st["terminal"]:
+                ws, mine = (a, st) if st["to_move"] == [0] else (b, sb)
+                ws.send_json({"type": "action", "seq": mine["seq"], "action": mine["legal"][0]["id"]})
+                st, sb = next_state(a, st["seq"] + 1), next_state(b, st["seq"] + 1)
+                texts += [e["text"] for e in st["log"]]
+        assert "Ann takes" in " ".join(texts) and "Bob takes" in " ".join(texts), texts
+        rp = c.get(f"/api/tables/{t['table_id']}/replay?step={st['seq']}").json()
+        joined = " ".join(e["text"] for e in rp["log"])
+        assert "Ann takes" in joined and "Bob takes" in joined

@@ -24,6 +24,7 @@ workers' sockets when they next reload the table.
 
 from __future__ import annotations
 
+import itertools
 import json
 import logging
 from typing import TYPE_CHECKING
@@ -35,6 +36,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .tables import Connection, Table, TableManager
 
 log = logging.getLogger("citygames.server")
+_SOCKET_KEYS = itertools.count()
 
 #: longest player name (as ``app.MAX_NAME``)
 MAX_NAME = 40
@@ -124,7 +126,10 @@ def _limited(manager: "TableManager", name: str, conn: "Connection") -> str | No
     limits = getattr(manager, "limits", None)
     if limits is None:
         return None
-    retry = limits.hit(name, f"socket-{id(conn)}")
+    key = getattr(conn, "social_key", None)
+    if key is None:   # one key per socket for its whole life (an id() could be reused by a later one)
+        key = conn.social_key = f"socket-{next(_SOCKET_KEYS)}"
+    retry = limits.hit(name, key)
     if retry is None:
         return None
     return f"too many {name} messages: the limit is {limits.describe(name)}; try again in {int(retry)} s"
@@ -170,7 +175,8 @@ async def handle_chat(manager: "TableManager", table: "Table", conn: "Connection
         text = clean_chat(msg.get("text"))
         if conn.seat is None:
             given = msg.get("name")
-            name = clean_name(given) + WATCHING if given not in (None, "") else SPECTATOR
+            blank = given is None or (isinstance(given, str) and not given.strip())
+            name = SPECTATOR if blank else clean_name(given) + WATCHING
         else:
             name = str(table.data.seats[conn.seat].get("name", f"Seat {conn.seat}"))
     except TextError as exc:
