@@ -12,7 +12,7 @@ hands them over); ``tables.py`` and ``app.py`` only call into this module:
   and broadcast as ``{"type": "chat", "messages": [{n, seat, name, text, at}]}``. A seat posts under
   its seat's name; a spectator posts as ``"Spectator"``, or ``"<name> (watching)"`` when its message
   carries a ``name``. A new connection gets the last ``CHAT_HISTORY`` messages right after its first
-  ``state``, in one ``chat`` message marked ``"history": true`` (also when there are none).
+  ``state``, in one ``chat`` message marked ``"history": true`` (none when there are none).
 - Presence needs nothing here: every ``state`` carries ``seats[].connected`` and the manager
   broadcasts when a seat's first socket comes or its last one goes.
 
@@ -110,14 +110,15 @@ def chat_message(messages: list[dict], history: bool = False) -> str:
 
 async def send_history(manager: "TableManager", table: "Table", conn: "Connection") -> None:
     """Queue the table's last ``CHAT_HISTORY`` chat messages for a new connection, as one ``chat``
-    message with ``"history": true`` (sent even when empty, so a client knows what is new from
-    then on; a database error is logged and the connection goes without)."""
+    message with ``"history": true`` (nothing when the table has none; a database error is logged
+    and the connection goes without)."""
     try:
         messages = await manager.db(manager.repo.recent_chat, table.id, CHAT_HISTORY)
     except Exception:
         log.exception("table %s: reading the chat failed", table.id)
         return
-    conn.put(chat_message(messages, history=True))
+    if messages:
+        conn.put(chat_message(messages, history=True))
 
 
 def _limited(manager: "TableManager", name: str, conn: "Connection") -> str | None:

@@ -1,8 +1,8 @@
 // citygames — the table's chat panel (issue 15: chat per table, players and spectators).
 //
 // The server sends {"type": "chat", "messages": [{n, seat, name, text, at}]}: the last 100 messages when
-// the socket opens ("history": true; again after a reconnect: kept by n, so nothing shows twice), then
-// each new one.
+// the socket opens ("history": true, when there are any; again after a reconnect: kept by n, so nothing
+// shows twice), then each new one.
 // A message is sent as {"type": "chat", "text": ...} (a spectator adds the name it chose, if any).
 // Every name and text is shown with textContent: a message is never HTML.
 // The card folds (its header is a button); folded, it counts the messages not read yet. On a phone
