@@ -4,6 +4,7 @@ are the two players of a 7 Wonders Duel table, A on a desktop (1366 x 900), B on
 - A is asked for a name, gives "Ann"; B's Players card shows it;
 - chat between the two contexts, with a message holding ``<script>alert(1)</script>`` shown as
   text (no dialog, no element made from it); on the phone the folded chat counts the unread one;
+  a spectator (a third context) posts as "Kim (watching)";
 - a turn notification: A's tab is hidden (``document.hidden`` faked by an init script, with
   ``Notification`` and ``AudioContext`` replaced by recorders) when B's move makes it A's turn:
   A's page plays the chime, shows the notification and titles the tab "● Your turn";
@@ -136,6 +137,22 @@ def test_names_chat_notifications_and_presence_between_two_players(server):
             assert a.locator("#chat-list .chat-text").nth(1).inner_text() == "hello Ann"
             assert a.evaluate("() => document.querySelectorAll('#chat-list script, #chat-list img').length") == 0
 
+            # a spectator posts under the name it gives, marked as watching
+            ctx_c = browser.new_context(viewport={"width": 1366, "height": 900})
+            c = ctx_c.new_page()
+            watch_errors(c, errors)
+            c.on("dialog", lambda d: (dialogs.append(d.message), d.dismiss()))
+            c.goto(server + table["watch_url"])
+            c.wait_for_function("() => document.querySelectorAll('#chat-list .chat-msg').length === 2", timeout=TIMEOUT_MS)
+            assert c.locator("#name-form").count() == 0 and c.locator("#notify-toggle").count() == 0
+            c.fill("#chat-name", "Kim")
+            c.fill("#chat-input", "watching you two")
+            c.press("#chat-input", "Enter")
+            a.wait_for_function("() => document.querySelectorAll('#chat-list .chat-msg').length === 3", timeout=TIMEOUT_MS)
+            assert a.locator("#chat-list .chat-name").nth(2).inner_text() == "Kim (watching)"
+            c.screenshot(path=str(ARTIFACTS / "06-desktop-spectator.png"))
+            ctx_c.close()
+
             # --- turn notification: A's tab hidden when it becomes A's turn --------------------
             a.click("#notify-toggle")
             assert a.locator("#notify-toggle").get_attribute("aria-pressed") == "true"
@@ -180,7 +197,7 @@ def test_names_chat_notifications_and_presence_between_two_players(server):
             b2 = ctx_b.new_page()
             watch_errors(b2, errors)
             b2.goto(server + table["seats"][1]["join_url"])
-            b2.wait_for_function("() => document.querySelectorAll('#chat-list .chat-msg').length === 2", timeout=TIMEOUT_MS)
+            b2.wait_for_function("() => document.querySelectorAll('#chat-list .chat-msg').length === 3", timeout=TIMEOUT_MS)
             assert b2.locator("#name-form").count() == 0
             assert b2.locator("#chat-unread").is_hidden()   # the history is not "unread"
         finally:

@@ -8,7 +8,7 @@
 // The card folds (its header is a button); folded, it counts the messages not read yet. On a phone
 // it starts folded.
 import { h, swatch } from "/static/app.js";
-import { savedName } from "/static/players.js";
+import { savedName, saveName } from "/static/players.js";
 
 const MAX_CHAT = 300;
 const PHONE = "(max-width: 760px)";
@@ -37,12 +37,15 @@ export class ChatPanel {
     this.list = h("ol", { class: "chat-list", id: "chat-list", "aria-live": "polite" },
       h("li", { class: "chat-empty" }, "No messages yet."));
     this.input = h("input", { id: "chat-input", type: "text", maxlength: MAX_CHAT, autocomplete: "off",
-      placeholder: spectator ? `Message (as ${savedName() ? `${savedName()} (watching)` : "Spectator"})` : "Message",
-      "aria-label": "Chat message" });
+      placeholder: "Message", "aria-label": "Chat message" });
+    // a spectator may give a name (shown as "Kim (watching)"); without one it posts as "Spectator"
+    this.nameInput = spectator ? h("input", { id: "chat-name", type: "text", maxlength: 40, autocomplete: "nickname",
+      placeholder: "Spectator", value: savedName(), "aria-label": "Your name (optional)" }) : null;
     this.err = h("div", { class: "chat-error", role: "alert" });
     this.form = h("form", { class: "chat-form", id: "chat-form", onsubmit: (e) => { e.preventDefault(); this.submit(); } },
       this.input, h("button", { type: "submit", id: "chat-send" }, "Send"));
-    this.body = h("div", { class: "chat-body" }, this.list, this.form, this.err);
+    this.body = h("div", { class: "chat-body" }, this.list, this.form,
+      spectator ? h("label", { class: "chat-as" }, "Watching as ", this.nameInput) : null, this.err);
     root.textContent = "";
     root.append(h("h2", { class: "chat-head" }, this.toggle), this.body);
     root.hidden = false;
@@ -104,7 +107,11 @@ export class ChatPanel {
     if (!text) return;
     if (text.length > MAX_CHAT) { this.err.textContent = `At most ${MAX_CHAT} characters.`; return; }
     const msg = { type: "chat", text };
-    if (this.spectator && savedName()) msg.name = savedName();
+    if (this.nameInput) {
+      const name = this.nameInput.value.trim();
+      if (name) msg.name = name;
+      saveName(name);
+    }
     if (!this.send(msg)) { this.err.textContent = "Not connected — the message was not sent."; return; }
     this.input.value = "";
   }

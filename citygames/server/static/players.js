@@ -20,6 +20,8 @@ function load(key) {
 
 /** The name this browser chose last (for the chat of a spectator, and to prefill the form). */
 export function savedName() { return load(NAME_KEY) || ""; }
+/** Remember `name` as this browser's name (a spectator's chat name, a seat's name). */
+export function saveName(name) { store(NAME_KEY, name || null); }
 
 export class PlayersCard {
   /**
@@ -85,7 +87,6 @@ export class PlayersCard {
       this.asked = true;
       this.openForm(true);
     }
-    if (this.form) this.root.appendChild(this.form);   // keep the form below the (redrawn) rows
   }
 
   /** The inline name form; `first`: the first request (with "Skip"). */
