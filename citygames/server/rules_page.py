@@ -9,6 +9,7 @@ the server's Content-Security-Policy as it is. ``citygames rules GAME --how-to-p
 from __future__ import annotations
 
 import html
+import re
 from functools import lru_cache
 from importlib import resources
 
@@ -44,15 +45,27 @@ def _markdown():
     return MarkdownIt("commonmark", {"html": False, "typographer": False}).enable("table")
 
 
+#: a code span holding only a colour, ``#1c7ed6``: drawn as a small square of that colour
+_SWATCH = re.compile(r"<code>(#[0-9a-fA-F]{6})</code>")
+
+
+def _swatch(m: re.Match) -> str:
+    # an SVG presentation attribute, not a style: nothing the Content-Security-Policy refuses
+    return (f'<svg class="howto-swatch" width="14" height="14" viewBox="0 0 14 14" aria-hidden="true">'
+            f'<rect x="0.5" y="0.5" width="13" height="13" rx="3" fill="{m.group(1)}" stroke="rgba(0,0,0,.35)"/></svg>')
+
+
 @lru_cache(maxsize=16)
 def howto_html(game_id: str) -> str:
     """``howto_text(game_id)`` rendered as an HTML fragment (raw HTML in the text escaped, unsafe
-    link schemes such as ``javascript:`` dropped by markdown-it's link check).
+    link schemes such as ``javascript:`` dropped by markdown-it's link check). A code span holding
+    only a colour (`` `#1c7ed6` ``) becomes a small square of that colour: the colours the board
+    draws.
 
     Raises:
         NoHowTo: as ``howto_text``.
     """
-    return _markdown().render(howto_text(game_id))
+    return _SWATCH.sub(_swatch, _markdown().render(howto_text(game_id)))
 
 
 def _game_name(game_id: str) -> str:
