@@ -53,7 +53,8 @@ def _open_finished(page, server: str, tid: str) -> None:
         page.locator("#score-overlay button.primary").click()   # the overlay's "Close"
 
 
-@pytest.mark.parametrize("game,seats,seed", [("seven_wonders_duel", 2, 4), ("between_two_cities", 3, 6)])
+@pytest.mark.parametrize("game,seats,seed", [("seven_wonders_duel", 2, 4), ("between_two_cities", 3, 6),
+                                               ("the_capitals", 3, 8)])
 def test_a_finished_table_shows_the_chart_the_counts_and_the_links(server, game, seats, seed):
     from playwright.sync_api import sync_playwright
 
@@ -118,6 +119,8 @@ def test_a_finished_table_shows_the_chart_the_counts_and_the_links(server, game,
             page.goto(f"{server}/replay/{tid}#step={stats['steps']}")
             page.wait_for_selector("#end-stats svg.es-chart", timeout=TIMEOUT_MS)
             assert page.locator("#end-stats svg.es-chart polyline").count() == seats
+            page.locator("#end-stats").scroll_into_view_if_needed()
+            page.screenshot(path=str(ARTIFACTS / f"{game}_replay_last_step.png"))
             ctx.close()
 
             ctx = browser.new_context(viewport=PHONE, is_mobile=True, has_touch=True)

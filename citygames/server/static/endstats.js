@@ -75,12 +75,14 @@ export function pointsChart(stats, colors, names, cat = "", scoring = {}) {
   });
   s("text", { x: PAD.left + iw / 2, y: H - 3, class: "es-axis", "text-anchor": "middle" }, svg)
     .textContent = stats.unit === "Age" ? "end of each age" : "end of each round";
-  // one line per seat; its dots carry the values
+  // one line per seat; its dots carry the values. Lines drawn first are wider, so a line that
+  // runs along another (equal scores) still shows both colours
   for (let p = 0; p < n; p++) {
     const g = s("g", { class: "es-seat", "data-seat": p }, svg);
     const color = colors[p] || "#888";
+    const width = n > 1 ? 1.8 + (2.6 * (n - 1 - p)) / (n - 1) : 2.2;
     s("polyline", { points: pts.map((pt, i) => `${x(i).toFixed(1)},${y(valueAt(pt, p, cat)).toFixed(1)}`).join(" "),
-      fill: "none", stroke: color, "stroke-width": 2.2, "stroke-linejoin": "round", "stroke-linecap": "round" }, g);
+      fill: "none", stroke: color, "stroke-width": width.toFixed(2), "stroke-linejoin": "round", "stroke-linecap": "round" }, g);
     pts.forEach((pt, i) => {
       const v = valueAt(pt, p, cat);
       const dot = s("circle", { cx: x(i), cy: y(v), r: 3, fill: color, stroke: "#fff", "stroke-width": 1 }, g);
