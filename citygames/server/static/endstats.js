@@ -80,7 +80,7 @@ export function pointsChart(stats, colors, names, cat = "", scoring = {}) {
   for (let p = 0; p < n; p++) {
     const g = s("g", { class: "es-seat", "data-seat": p }, svg);
     const color = colors[p] || "#888";
-    const width = n > 1 ? 1.8 + (2.6 * (n - 1 - p)) / (n - 1) : 2.2;
+    const width = n > 1 ? 1.9 + (1.5 * (n - 1 - p)) / (n - 1) : 2.2;
     s("polyline", { points: pts.map((pt, i) => `${x(i).toFixed(1)},${y(valueAt(pt, p, cat)).toFixed(1)}`).join(" "),
       fill: "none", stroke: color, "stroke-width": width.toFixed(2), "stroke-linejoin": "round", "stroke-linecap": "round" }, g);
     pts.forEach((pt, i) => {
