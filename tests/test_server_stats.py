@@ -110,3 +110,20 @@ def test_stats_refused_before_the_end_and_for_an_unknown_table(tmp_path):
         assert r.status_code == 404 and "error" in r.json()
         r = client.get("/api/tables/%3Cscript%3E/stats")
         assert r.status_code == 404 and "error" in r.json()
+
+
+def test_a_game_without_rounds_or_counts_gets_its_start_and_end(tmp_path):
+    """A game the statistics know nothing about (the toy game of the tests): the start and the
+    end, its own categories, no counts; never an error."""
+    from citygames.core import register_game
+    from toygame import ToyGame
+    register_game("toy", ToyGame)
+    with server(tmp_path / "t.sqlite3") as client:
+        t = create(client, ["bot:random", "bot:random"], seed=3, game="toy")
+        with client.websocket_connect(ws_path(t)) as ws:
+            until(ws, lambda m: m["type"] == "state" and m["terminal"])
+        st = client.get(f"/api/tables/{t['table_id']}/stats").json()
+        result = client.get(f"/api/tables/{t['table_id']}").json()["result"]
+    assert [p["label"] for p in st["points"]] == ["Start", "End of the game"]
+    assert st["unit"] is None and st["taken"] == []
+    assert st["final"]["scores"] == result["scores"]

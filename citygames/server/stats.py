@@ -73,10 +73,15 @@ def _number(n: int, roman: bool) -> str:
 
 
 def _point(state, n: int, step: int, label: str, short: str) -> dict:
-    """One point of the chart: every seat's breakdown and score at ``step`` actions."""
-    breakdown = [dict(state.score_breakdown(p)) for p in range(n)]
-    return {"step": step, "label": label, "short": short,
-            "scores": [sum(b.values()) for b in breakdown], "breakdown": breakdown}
+    """One point of the chart: every seat's breakdown and score at ``step`` actions (a game with no
+    score sheet: its scores, no categories)."""
+    try:
+        breakdown = [dict(state.score_breakdown(p)) for p in range(n)]
+        scores = [sum(b.values()) for b in breakdown]
+    except NotImplementedError:
+        breakdown = [{} for _ in range(n)]
+        scores = list(state.scores())
+    return {"step": step, "label": label, "short": short, "scores": scores, "breakdown": breakdown}
 
 
 def game_stats(record: dict) -> dict:

@@ -138,9 +138,6 @@ export async function showEndStats(box, tableId, { colors = [], names = [], scor
   draw();
   const legend = h("div", { class: "es-legend" }, ...Array.from({ length: stats.num_players }, (_, p) =>
     h("span", null, swatch(colors[p]), " ", names[p] ?? `Seat ${p}`)));
-  box.append(
-    h("h3", { class: "es-title" }, "Points over time ", pick),
-    chartBox, legend,
-    h("h3", { class: "es-title" }, "What each player took"),
-    takenTable(stats, colors, names));
+  box.append(h("h3", { class: "es-title" }, "Points over time ", pick), chartBox, legend);
+  if ((stats.taken || []).length) box.append(h("h3", { class: "es-title" }, "What each player took"), takenTable(stats, colors, names));
 }
