@@ -127,3 +127,18 @@ def test_a_game_without_rounds_or_counts_gets_its_start_and_end(tmp_path):
     assert [p["label"] for p in st["points"]] == ["Start", "End of the game"]
     assert st["unit"] is None and st["taken"] == []
     assert st["final"]["scores"] == result["scores"]
+
+
+def test_computed_once_per_table(tmp_path, monkeypatch):
+    """A finished table never changes: its statistics are computed once, then served from the cache."""
+    from citygames.server import stats as stats_module
+    calls = []
+    real = stats_module.game_stats
+    monkeypatch.setattr(stats_module, "game_stats", lambda rec: calls.append(1) or real(rec))
+    with server(tmp_path / "t.sqlite3") as client:
+        t = create(client, ["bot:random", "bot:random"], seed=5, game="seven_wonders_duel")
+        with client.websocket_connect(ws_path(t)) as ws:
+            until(ws, lambda m: m["type"] == "state" and m["terminal"])
+        first = client.get(f"/api/tables/{t['table_id']}/stats").json()
+        assert client.get(f"/api/tables/{t['table_id']}/stats").json() == first
+    assert len(calls) == 1
