@@ -641,14 +641,24 @@ def bench_study(ctx, game_id, players, n_games, backends, memory_games) -> None:
 @click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
 @click.option("--assumptions", is_flag=True, help="also list every value no source confirms")
 @click.option("--set", "sets", multiple=True, metavar="KEY=VALUE", help=SET_HELP)
+@click.option("--how-to-play", "how_to_play", is_flag=True,
+              help="print the short \"How to play\" text instead (the page /rules/GAME of the server)")
 @click.pass_context
-def rules(ctx, game_id, players, assumptions, sets) -> None:
+def rules(ctx, game_id, players, assumptions, sets, how_to_play) -> None:
     """Print the rules of GAME (with --assumptions: the values no source confirms; with --set: the
-    rules with those data values changed, the overridden values listed).
+    rules with those data values changed, the overridden values listed; with --how-to-play: the
+    short guide the browser table links to, as Markdown).
 
     Extra --name[=value] arguments are game options.
     """
     game = load_cli_game(game_id, players, ctx.args, sets)
+    if how_to_play:
+        from citygames.server.rules_page import NoHowTo, howto_text
+        try:
+            click.echo(howto_text(game.info.id).rstrip("\n"))
+        except NoHowTo as exc:
+            raise click.ClickException(str(exc)) from None
+        return
     describe = getattr(game, "describe_rules", None)
     if describe is None:
         info = game.info

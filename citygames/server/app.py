@@ -34,8 +34,10 @@ from citygames.core.records import replay as replay_record
 from . import social
 from .db import Repository, resolve_db_url
 from .health import STORAGE_REFUSAL, StorageUnavailable
+from .rules_page import rules_page
 from .security import (DEFAULT_RATE_LIMITS, JsonError, RateLimits, SecurityHeaders, TextError, check_text, json_safe,
                        normalise_origin, origin_allowed, parse_json, valid_seat, valid_table_id, valid_token)
+from .stats import StatsCache
 from .tables import IDLE_EVICT, Connection, TableManager, event_json, public_seat, summary, token_ok
 
 log = logging.getLogger("citygames.server")
@@ -405,6 +407,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
             raise
         return _page("replay.html", static)
 
+    @app.get("/rules/{game_id}", include_in_schema=False)
+    async def how_to_play(game_id: str):
+        """The game's "How to play" page (issue 15, rules help; ``rules_page``); 404 page if unknown."""
+        return await asyncio.to_thread(rules_page, game_id)
+
     app.mount("/static", StaticFiles(directory=static, check_dir=False), name="static")
 
     # --- games and bots ----------------------------------------------------------------------
@@ -552,6 +559,18 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         out["result"] = data.result
         out["seats"] = [public_seat(i, s) for i, s in enumerate(data.seats)]   # names for the viewer (issue 15)
         return out
+
+    stats_cache = StatsCache()
+
+    @app.get("/api/tables/{table_id}/stats")
+    async def stats(request: Request, table_id: str):
+        """End-of-game statistics (issue 15, "End of game"; ``stats.game_stats``): 409 until the
+        game is finished, as ``/record``; computed once per table in a worker thread."""
+        rec = await _finished_record(request, table_id)
+        try:
+            return await stats_cache.get(table_id, rec)
+        except (CitygamesError, ValueError) as exc:
+            raise ApiError(409, f"the table's statistics cannot be computed: {exc}") from None
 
     # --- the table socket --------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")

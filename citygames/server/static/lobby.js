@@ -43,6 +43,8 @@ function formOptions(g, n) {
 
 function renderOptions() {
   const g = currentGame();
+  const howto = $("howto-link");   // the chosen game's "How to play" page (issue 15, rules help)
+  if (howto) { howto.href = `/rules/${encodeURIComponent(g.id)}`; howto.textContent = `How to play ${g.name} ↗`; howto.hidden = false; }
   const box = $("options");
   box.textContent = "";
   const np = g.options.find(o => o.name === "num_players");

@@ -2,6 +2,7 @@
 // (script-src 'self') runs it with no inline script allowed.
 import { api, LogPanel, scoreSheet, loadComponents, toast, h, seatNames, swatch } from "/static/app.js";
 import { loadView } from "/static/games.js";
+import { showEndStats } from "/static/endstats.js";
 
 const $ = (id) => document.getElementById(id);
 /** The game's board (SVG) or the generic view (the observation as text). */
@@ -78,7 +79,10 @@ async function show(k) {
   const final = data.result && terminal;
   $("score-card").hidden = !final;
   $("score-body").textContent = "";
-  if (final) $("score-body").appendChild(scoreSheet(data.result, colors, names, view.scoring));
+  if (final) {
+    $("score-body").appendChild(scoreSheet(data.result, colors, names, view.scoring));
+    showEndStats($("end-stats"), tableId, { colors, names, scoring: view.scoring, links: false });
+  }
   const cp = obs.current_player;
   const mv = cp !== null && cp !== undefined && cp >= 0 ? [cp] : (data.to_move || []);
   const where = view.describe(obs, comps);

@@ -9,6 +9,7 @@ import { hideTip } from "/static/svg.js";
 import { PlayersCard } from "/static/players.js";
 import { ChatPanel } from "/static/chat.js";
 import { TurnNotifier } from "/static/notify.js";
+import { showEndStats } from "/static/endstats.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const params = new URLSearchParams(location.search);
@@ -65,6 +66,9 @@ async function setup(msg) {
   }
   colors = view.seatColors(comps, (msg.seats || []).length);
   logPanel.setView(colors, view.logClass);
+  const howto = $("howto-link");   // the game's "How to play" page (issue 15, rules help), in a new tab
+  howto.href = `/rules/${encodeURIComponent(msg.game)}`;
+  howto.hidden = false;
   if (!comps) setupP = null;  // try again with the next state
 }
 
@@ -243,10 +247,12 @@ async function onState(msg) {
     $("score-card").hidden = false;
     $("score-body").textContent = "";
     $("score-body").appendChild(scoreSheet(msg.result, colors, nm, view.scoring));
-    const links = [h("a", { class: "big-link", href: `/replay/${encodeURIComponent(msg.table_id)}` }, "Replay"),
-      h("a", { href: `/api/tables/${encodeURIComponent(msg.table_id)}/record`, download: `citygames-${msg.table_id}.json`, style: { marginLeft: "10px", alignSelf: "center" } }, "Download record")];
+    const links = [h("a", { class: "big-link", href: `/replay/${encodeURIComponent(msg.table_id)}` }, "Watch the replay"),
+      h("a", { href: `/api/tables/${encodeURIComponent(msg.table_id)}/record`, download: `citygames-${msg.table_id}.json`, style: { marginLeft: "10px", alignSelf: "center" } }, "Download the record")];
     $("end-links").textContent = "";
     $("end-links").append(...links);
+    // points over time and what each seat took (endstats.js; drawn once per table)
+    showEndStats($("end-stats"), msg.table_id, { colors, names: nm, scoring: view.scoring, links: false });
     if (!scoreShown) {
       scoreShown = true;
       showScoreOverlay(msg.result, colors, nm, [
