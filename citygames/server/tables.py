@@ -48,6 +48,7 @@ from citygames.core.errors import CitygamesError
 from .db import Repository, StaleWrite, TableData, iso
 from .health import STORAGE_REFUSAL, StorageUnavailable, retry_delay
 from .security import JsonError, parse_json
+from .why import why_answer
 
 log = logging.getLogger("citygames.server")
 
@@ -873,6 +874,9 @@ class TableManager:
         kind = msg["type"]
         if kind == "ping":
             conn.put(_dumps({"type": "pong", "seq": table.seq}))
+            return
+        if kind == "why":   # "why can't I do this?" on a clone, to the sender only (why.py)
+            conn.put(_dumps(why_answer(table, conn.seat, msg, conn)))
             return
         if kind not in ("action", "undo", "withdraw"):
             conn.error(f"unknown message type {kind[:40]!r} (expected action, undo, withdraw or ping)", table.seq)
