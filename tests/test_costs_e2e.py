@@ -96,6 +96,17 @@ def test_capitals_faces_show_the_action_cost(server):
                         assert _face_cost(f["face"]) == want, (f["face"], a["text"])
                         loans_seen += want[1] > 0
                     checked[kind] += 1
+                    if kind == "initiative" and checked[kind] == 1:
+                        # on a desktop too, a click on a greyed space says why not (and plays nothing)
+                        greyed = page.locator("#board .space.whynot")
+                        assert greyed.count() >= 1
+                        greyed.last.click()
+                        page.wait_for_selector("#details .details-why.no")
+                        assert page.locator("#details .details-why").inner_text().startswith("Not allowed:")
+                        assert page.evaluate("document.body.dataset.seq") == seq
+                        page.screenshot(path=str(ARTIFACTS / "capitals-why-desktop.png"))
+                        page.locator("#details button.cancel").click()
+                        assert page.locator("#details").is_hidden()
                     if checked[kind] == 1 or (loans_seen and "loans" not in checked):
                         if loans_seen:
                             checked["loans"] = 1

@@ -131,6 +131,11 @@ def test_whole_duel_on_a_phone_by_tapping(server):
             assert page.evaluate(NO_SIDEWAYS)
             page.locator("#score-overlay button.primary").tap()
             page.screenshot(path=str(ARTIFACTS / "06-end-page.png"), full_page=True)
+            # the lobby with tables listed still fits the screen
+            page.goto(server + "/")
+            page.wait_for_selector(f'#finished-tables tr[data-table="{t["table_id"]}"]')
+            assert page.evaluate(NO_SIDEWAYS), page.evaluate("[document.documentElement.scrollWidth, innerWidth]")
+            page.screenshot(path=str(ARTIFACTS / "07-lobby-lists.png"), full_page=True)
             ctx.close()
         finally:
             browser.close()

@@ -205,10 +205,14 @@ function drawTile(parent, x, y, w, h, tile, opts = {}) {
     lines.forEach((ln, i) => fitText(g, x + w / 2, y + 1 + lh * (i + 0.85), ln, w - 3, fs,
       { fill: "#fff", "font-weight": 700, "text-anchor": "middle", class: "narrow" }));
   } else {
-    const lines = wrap(tile.name, w - 6, f, 2);
-    const headH = lines.length * f * 1.08 + 5;
+    // the full name: a smaller size when its longest word would not fit, up to three lines
+    // (issue 15, defect 8: no name cut short)
+    const longest = Math.max(...String(tile.name).split(/\s+/).map(x => x.length));
+    const fName = Math.max(7, Math.min(f, (w - 6) / (longest * 0.47 * 0.92)));
+    const lines = wrap(tile.name, w - 6, fName, opts.card ? 2 : 3);
+    const headH = lines.length * fName * 1.08 + 5;
     el("path", { d: `M${x} ${y + 4} Q${x} ${y} ${x + 4} ${y} L${x + w - 4} ${y} Q${x + w} ${y} ${x + w} ${y + 4} L${x + w} ${y + headH} L${x} ${y + headH} Z`, fill: st.head }, g);
-    lines.forEach((ln, i) => fitText(g, x + w / 2, y + 2 + f * (i + 1) * 1.02, ln, w - 6, f,
+    lines.forEach((ln, i) => fitText(g, x + w / 2, y + 2 + fName * (i + 1) * 1.02, ln, w - 6, fName,
       { fill: "#fff", "font-weight": 700, "text-anchor": "middle", class: "narrow" }));
     // body: type / density line
     const by = y + headH + f * 0.95 + 1;
