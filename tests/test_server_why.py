@@ -43,10 +43,10 @@ def test_why_gives_the_rule_and_leaves_the_table_alone(tmp_path):
             mover = first["to_move"][0]
             ws0, ws1 = (a, b) if mover == 0 else (b, a)
             st = my_turn(ws0, mover)
-            on_table = {a["tile"] for a in st["legal"] if a["kind"] == "take"}
+            on_table = {x["tile"] for x in st["legal"] if x["kind"] == "take"}
             # a tile that is not in the projects area, named by kind and argument
-            arg = next(i for i, a in enumerate(space.table[space.offsets["take"]:space.offsets["take"] + space.sizes["take"]])
-                       if game.components_json()["tiles"] and list(game.components_json()["tiles"])[i] not in on_table)
+            tile_ids = list(game.components_json()["tiles"])   # the take argument is the tile's index
+            arg = next(i for i in range(space.sizes["take"]) if tile_ids[i] not in on_table)
             ans = _why(ws0, kind="take", arg=arg)
             assert ans["type"] == "why" and ans["legal"] is False
             assert ans["action"] == space.offsets["take"] + arg

@@ -858,7 +858,10 @@ const STEP_PROMPTS = {
 };
 
 /** games.js `prompt`: what to do at this step. */
-export function prompt(obs) { return STEP_PROMPTS[obs.step] || "Choose an action."; }
+export function prompt(obs) {
+  const s = STEP_PROMPTS[obs.step] || "Choose an action.";
+  return touchMode() ? s.replace(/\bClick\b/g, "Tap").replace(/\bclick\b/g, "tap") : s;   // a phone: tap, then commit below
+}
 
 /** games.js `describe`: "Round 3 (era I) · building phase — take a tile from the projects area". */
 export function describe(obs) {
