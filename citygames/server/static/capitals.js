@@ -220,7 +220,10 @@ function drawTile(parent, x, y, w, h, tile, opts = {}) {
       const sub = opts.card
         ? (tile.density ? `${st.label} · ${tile.density}` : st.label)
         : (tile.density ? `${tile.density} density` : st.label);
-      fitText(g, x + 4, by, sub, w - 8 - (opts.card ? f * 1.6 : 0), f * 0.86, { fill: st.ink, class: "narrow" });
+      // (beside the printed-cube box when a long name's head pushes the line down to it)
+      const box = Math.max(8, Math.min(13, Math.min(w, h) * 0.2));
+      const sx = tile.cubes !== null && tile.cubes !== undefined && by > y + h - box - 3 ? box + 6 : 0;
+      fitText(g, x + 4 + sx, by, sub, w - 8 - sx - (opts.card ? f * 1.6 : 0), f * 0.86, { fill: st.ink, class: "narrow" });
     } else if (tile.density) {
       fitText(g, x + 4, by, tile.density[0].toUpperCase(), w / 2, f * 0.86, { fill: st.ink, "font-weight": 700 });
     }
