@@ -50,6 +50,7 @@ from .db import Repository, StaleWrite, TableData, iso
 from . import social
 from .health import STORAGE_REFUSAL, StorageUnavailable, retry_delay
 from .security import JsonError, parse_json
+from .why import why_answer
 
 log = logging.getLogger("citygames.server")
 
@@ -881,8 +882,11 @@ class TableManager:
         if kind in ("name", "chat"):   # names and chat (issue 15): social.py
             await (social.handle_name if kind == "name" else social.handle_chat)(self, table, conn, msg)
             return
+        if kind == "why":   # "why can't I do this?" on a clone, to the sender only (why.py)
+            conn.put(_dumps(why_answer(table, conn.seat, msg, conn)))
+            return
         if kind not in ("action", "undo", "withdraw"):
-            conn.error(f"unknown message type {kind[:40]!r} (expected action, undo, withdraw or ping)", table.seq)
+            conn.error(f"unknown message type {kind[:40]!r} (expected action, undo, withdraw, ping, name, chat or why)", table.seq)
             return
         if conn.seat is None:
             conn.error("spectators cannot act", table.seq)

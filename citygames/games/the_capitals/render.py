@@ -507,7 +507,11 @@ def describe_rules(game, assumptions: bool = False) -> str:
 
 # --- data for user interfaces ----------------------------------------------------------------
 def action_json(state, a) -> dict:
-    """See ``TheCapitals.action_json``."""
+    """The action for a user interface: ``id, kind, arg, text`` plus where it happens and what it
+    costs: ``space, cost`` (initiative), ``tile, price`` (take), and for both ``loans`` (the loans the
+    payment takes, as in the text) and ``loan_prestige`` (the prestige they cost, <= 0) so the board
+    can print the whole cost on its face (issue 15, defect 3); ``x, y, tile, penalty`` (place),
+    ``x, y, tile, cost`` (activate), ..."""
     game = state.game
     c = state.c
     p = state.player
@@ -516,10 +520,15 @@ def action_json(state, a) -> dict:
     if kind == "initiative":
         d["space"] = a.arg + 1
         d["cost"] = state.politics_cost(p, a.arg)
+        # the loans the payment takes and the prestige they cost, as in the text (issue 15, defect 3)
+        d["loans"] = loans_needed(state, p, d["cost"])
+        d["loan_prestige"] = d["loans"] * c.loan_prestige
     elif kind == "take":
         d["tile"] = c.tiles[a.arg].id
         r = state.row_of(a.arg)
         d["price"] = c.row_prices[r] if r >= 0 else 0
+        d["loans"] = loans_needed(state, p, d["price"]) if d["price"] else 0
+        d["loan_prestige"] = d["loans"] * c.loan_prestige
     elif kind == "place":
         d["x"], d["y"] = game.xy(a.arg)
         if state.pending_tile >= 0:

@@ -129,6 +129,7 @@ export function connectTable(tableId, seat, token, handlers = {}) {
       try { msg = JSON.parse(ev.data); } catch { return; }
       if (msg.type === "state") handlers.onState && handlers.onState(msg);
       else if (msg.type === "error") handlers.onError && handlers.onError(msg);
+      else if (msg.type === "why") handlers.onWhy && handlers.onWhy(msg);   // "why not?" (svg.js makeWhy)
       else handlers.onMessage && handlers.onMessage(msg);   // chat and other messages (issue 15)
     };
     ws.onclose = (ev) => {

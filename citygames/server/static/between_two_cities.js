@@ -462,7 +462,7 @@ function drawHand(svg, ctx, x, y, W, s) {
     const label = action ? "Choose these two" : (sel.picks.length === 1 ? "Select one more tile" : "Select two tiles");
     txt(bg, bx + bw / 2, yy + bh * 0.66, label, { "font-size": 14, "font-weight": 700, fill: action ? "#fff" : "#8c7f66", "text-anchor": "middle" });
     if (action) {
-      clickable(bg, action, ctx, { before: () => { hideTip(); } });
+      clickable(bg, action, ctx, { before: () => { hideTip(); }, direct: true });   // itself the commit control
       el("rect", { class: "btc-hl", x: bx, y: yy, width: bw, height: bh, rx: 8 }, bg);
       tip(bg, `<div class="tt">${esc(cap(action.text))}</div><div class="ts">secret until everybody has chosen</div>`);
     }

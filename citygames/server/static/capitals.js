@@ -17,7 +17,7 @@
 // recent, seatColors, prompt, describe, status, panels (the World Expo results), logClass, scoring.
 
 import { cap, h, swatch } from "./app.js";
-import { el, fitText as svgFit, hideTip, makeClickable as clickable, tip, txt, wrap as svgWrap } from "./svg.js";
+import { el, fitText as svgFit, hideTip, makeClickable as clickable, makeWhy, tip, touchMode, txt, wrap as svgWrap } from "./svg.js";
 
 export { hideTip };
 
@@ -68,11 +68,8 @@ const TARGET_H = 870;    // logical height the layout aims for (fits 1400x900 wi
 const fitText = (parent, x, y, s, maxW, size, attrs, charW = 0.47) => svgFit(parent, x, y, s, maxW, size, attrs, charW, 1.22);
 const wrap = (s, maxW, size, maxLines) => svgWrap(s, maxW, size, maxLines, 0.47, false);
 
-function abbrev(name) {
-  const words = name.replace(/[^A-Za-z0-9 &]/g, "").split(/\s+/).filter(w => w && w !== "&" && w !== "of" && w !== "The");
-  if (words.length === 1) return words[0].slice(0, 4);
-  return words.slice(0, 3).map(w => w[0].toUpperCase()).join("");
-}
+// (issue 15, defect 8: no initials such as "BW" or "Subw" on a small tile; its full name wraps on
+// up to three lines in a smaller narrow font, and the tooltip / details panel give it whole)
 
 function esc(s) {
   return String(s).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
@@ -149,6 +146,27 @@ function token(parent, x, y, s, color) {
   return g;
 }
 
+/**
+ * The whole cost of a choice on its face (issue 15, defect 3): a badge "$5" (or "free"), and when
+ * the payment needs loans a red line "+3 loans −3★" under it; the numbers are the action's own
+ * (`money`, `a.loans`, `a.loan_prestige`, the same as in its text). Class "cost-face" with
+ * data-money / data-loans / data-prestige for scripts.
+ */
+function costFace(parent, x, y, money, a, maxW) {
+  const g = el("g", { class: "cost-face", "data-money": money, "data-loans": a.loans || 0, "data-prestige": a.loan_prestige || 0 }, parent);
+  const loans = a.loans || 0;
+  if (!loans) {
+    badge(g, x, y, money ? `pay $${money}` : "free", money ? "#b5651d" : "#2b8a3e", "#fff", 10);
+    return g;
+  }
+  badge(g, x, y, `pay $${money}`, "#b5651d", "#fff", 10);
+  const line = `+${loans} loan${loans === 1 ? "" : "s"} ${String(a.loan_prestige).replace("-", "−")}★`;
+  const tg = el("g", null, g);
+  el("rect", { x: x - maxW / 2, y: y + 9, width: maxW, height: 12, rx: 3, fill: "#fff0ee", stroke: "#f5b5ad", "stroke-width": 0.8 }, tg);
+  fitText(tg, x, y + 18.5, line, maxW - 4, 9.5, { fill: "#c92a2a", "font-weight": 700, "text-anchor": "middle", class: "narrow" });
+  return g;
+}
+
 function badge(parent, x, y, label, fill, ink = "#fff", size = 10) {
   const w = Math.max(size * 1.6, label.length * size * 0.58 + 8);
   const g = el("g", null, parent);
@@ -178,15 +196,23 @@ function drawTile(parent, x, y, w, h, tile, opts = {}) {
   let f = Math.max(8, Math.min(11.5, Math.min(w, h * 1.2) * 0.17));
   if (opts.card) f = Math.max(8.5, Math.min(11, w * 0.125));
   if (tiny) {
-    el("rect", { x, y, width: w, height: h * 0.55, rx: 4, fill: st.head }, g);
-    el("rect", { x, y: y + h * 0.3, width: w, height: h * 0.25, fill: st.head }, g);
-    fitText(g, x + w / 2, y + h * 0.42, abbrev(tile.name), w - 4, Math.max(8, w * 0.28),
-      { fill: "#fff", "font-weight": 700, "text-anchor": "middle", class: "narrow" });
+    // the full name, wrapped, in the smallest legible size that fits the tile's head
+    const words = String(tile.name).split(/\s+/).length;
+    const fs = Math.max(6.5, Math.min(9, (w - 3) / Math.max(4, ...String(tile.name).split(/\s+/).map(x => x.length)) / 0.45));
+    const lines = wrap(tile.name, w - 3, fs, Math.min(3, words));
+    const lh = fs * 1.0;
+    el("rect", { x, y, width: w, height: Math.max(h * 0.55, lines.length * lh + 4), rx: 4, fill: st.head }, g);
+    lines.forEach((ln, i) => fitText(g, x + w / 2, y + 1 + lh * (i + 0.85), ln, w - 3, fs,
+      { fill: "#fff", "font-weight": 700, "text-anchor": "middle", class: "narrow" }));
   } else {
-    const lines = wrap(tile.name, w - 6, f, 2);
-    const headH = lines.length * f * 1.08 + 5;
+    // the full name: a smaller size when its longest word would not fit, up to three lines
+    // (issue 15, defect 8: no name cut short)
+    const longest = Math.max(...String(tile.name).split(/\s+/).map(x => x.length));
+    const fName = Math.max(7, Math.min(f, (w - 6) / (longest * 0.47 * 0.92)));
+    const lines = wrap(tile.name, w - 6, fName, opts.card ? 2 : 3);
+    const headH = lines.length * fName * 1.08 + 5;
     el("path", { d: `M${x} ${y + 4} Q${x} ${y} ${x + 4} ${y} L${x + w - 4} ${y} Q${x + w} ${y} ${x + w} ${y + 4} L${x + w} ${y + headH} L${x} ${y + headH} Z`, fill: st.head }, g);
-    lines.forEach((ln, i) => fitText(g, x + w / 2, y + 2 + f * (i + 1) * 1.02, ln, w - 6, f,
+    lines.forEach((ln, i) => fitText(g, x + w / 2, y + 2 + fName * (i + 1) * 1.02, ln, w - 6, fName,
       { fill: "#fff", "font-weight": 700, "text-anchor": "middle", class: "narrow" }));
     // body: type / density line
     const by = y + headH + f * 0.95 + 1;
@@ -194,7 +220,10 @@ function drawTile(parent, x, y, w, h, tile, opts = {}) {
       const sub = opts.card
         ? (tile.density ? `${st.label} · ${tile.density}` : st.label)
         : (tile.density ? `${tile.density} density` : st.label);
-      fitText(g, x + 4, by, sub, w - 8 - (opts.card ? f * 1.6 : 0), f * 0.86, { fill: st.ink, class: "narrow" });
+      // (beside the printed-cube box when a long name's head pushes the line down to it)
+      const box = Math.max(8, Math.min(13, Math.min(w, h) * 0.2));
+      const sx = tile.cubes !== null && tile.cubes !== undefined && by > y + h - box - 3 ? box + 6 : 0;
+      fitText(g, x + 4 + sx, by, sub, w - 8 - sx - (opts.card ? f * 1.6 : 0), f * 0.86, { fill: st.ink, class: "narrow" });
     } else if (tile.density) {
       fitText(g, x + 4, by, tile.density[0].toUpperCase(), w / 2, f * 0.86, { fill: st.ink, "font-weight": 700 });
     }
@@ -271,6 +300,7 @@ export function renderCapitals(svgRoot, obs, comp, legal, onAction, opts = {}) {
   const ctx = {
     obs, comp, n, names, legal, recent: new Set(opts.recentTiles || []),
     onAction: typeof onAction === "function" ? onAction : null,
+    onWhy: typeof opts.onWhy === "function" ? opts.onWhy : null,
     pcol: (p) => PLAYER_COLORS[colors[p]] || colors[p],
     drawn: new Set(),
     take: new Map(), place: new Map(), act: new Map(), init: new Map(), corner: new Map(),
@@ -309,7 +339,7 @@ function drawTop(svg, ctx) {
 
   // -- initiative track
   sectionLabel(g, 0, 11, "Initiative track");
-  const sw = 60, sh = 70, sy = 18;
+  const sw = 60, sh = 64, sy = 18;
   const politics = obs.phase === "politics";
   const chosen = (obs.pending && obs.pending.chosen_spaces) || [];
   comp.initiative.forEach((sp, i) => {
@@ -320,7 +350,7 @@ function drawTop(svg, ctx) {
     el("rect", { class: "spbg", x, y: sy, width: sw, height: sh, rx: 5, fill: usable ? "#fbf6ea" : "url(#cg-hatch)", stroke: "#cdbf9f", "stroke-width": 1 }, sg);
     el("line", { x1: x + 4, y1: sy + sh / 2, x2: x + sw - 4, y2: sy + sh / 2, stroke: "#e3d8c0", "stroke-width": 1 }, sg);
     txt(sg, x + 7, sy + 23, `$${sp.cost}`, { "font-size": 17, "font-weight": 800, fill: usable ? "#3b2f1e" : "#a89f8e" });
-    txt(sg, x + 7, sy + 58, `×${sp.multiplier}`, { "font-size": 14, "font-weight": 600, fill: usable ? "#7a5a20" : "#a89f8e" });
+    txt(sg, x + 7, sy + 55, `×${sp.multiplier}`, { "font-size": 14, "font-weight": 600, fill: usable ? "#7a5a20" : "#a89f8e" });
     if (sp.players_icon) {
       el("circle", { cx: x + sw - 9, cy: sy + sh - 2, r: 7, fill: usable ? "#6b5a3a" : "#b8ae9c" }, sg);
       txt(sg, x + sw - 9, sy + sh + 1.5, String(sp.players_icon), { "font-size": 9, fill: "#fff", "text-anchor": "middle", "font-weight": 700 });
@@ -333,7 +363,7 @@ function drawTop(svg, ctx) {
       return c;
     };
     if (politics) {
-      if (occupant !== null && occupant !== undefined) mark(occupant, sy + 53, true);
+      if (occupant !== null && occupant !== undefined) mark(occupant, sy + 48, true);
       chosen.forEach((s, p) => { if (s === sp.space) mark(p, sy + 18, false); });
     } else if (occupant !== null && occupant !== undefined) {
       mark(occupant, sy + sh / 2, false);
@@ -345,7 +375,12 @@ function drawTop(svg, ctx) {
     tip(sg, tipText);
     if (a && makeClickable(sg, a, ctx)) {
       el("rect", { class: "hl", x: x - 1, y: sy - 1, width: sw + 2, height: sh + 2, rx: 6 }, sg);
-      badge(sg, x + sw / 2, sy + sh + 12, `pay $${a.cost}`, "#b5651d", "#fff", 10);
+      costFace(sg, x + sw / 2, sy + sh + 10, a.cost, a, sw + 2);
+    } else if (!a && ctx.init.size && politics) {
+      // a space the player cannot choose now: a click says why (issue 15, "why can't I do this?")
+      if (makeWhy(sg, { kind: "initiative", arg: sp.space - 1 }, ctx, `Initiative space ${sp.space}`)) {
+        txt(sg, x + sw / 2, sy + sh + 13, "why not?", { "font-size": 8.5, fill: "#a89f8e", "text-anchor": "middle", "font-style": "italic", class: "whylabel" });
+      }
     }
   });
 
@@ -391,7 +426,7 @@ function drawTop(svg, ctx) {
   const px = 392;
   const pw = W - px;
   sectionLabel(g, px, 11, "Projects area");
-  txt(g, W, 11, "hover a tile for its effects", { "font-size": 10, fill: "#a89f8e", "text-anchor": "end", "font-style": "italic" });
+  txt(g, W, 11, touchMode() ? "tap a tile for its effects" : "hover a tile for its effects", { "font-size": 10, fill: "#a89f8e", "text-anchor": "end", "font-style": "italic" });
   const pending = obs.pending && obs.pending.tile && String(obs.step).startsWith("choose where to build") ? obs.pending.tile : null;
   const rowH = 56, rowGap = 5, labelW = 42;
   const rightW = pending ? 118 : 0;
@@ -413,7 +448,9 @@ function drawTop(svg, ctx) {
       tip(tg, () => tileTipHTML(tile, a ? esc(a.text) : `costs $${obs.row_prices[ri]} to take`));
       if (a && makeClickable(tg, a, ctx)) {
         el("rect", { class: "hl", x: x - 2, y: y + 2, width: tw + 4, height: rowH - 4, rx: 6 }, tg);
-        if (a.price) badge(tg, x + tw - 10, y + 8, `$${a.price}`, "#b5651d", "#fff", 9);
+        costFace(tg, x + tw / 2, y + rowH - 15, a.price, a, tw);
+      } else if (!a && ctx.take.size) {
+        makeWhy(tg, { kind: "take", arg: Object.keys(comp.tiles).indexOf(tid) }, ctx, `Take ${tile.name}`);
       }
     });
   });
@@ -796,7 +833,7 @@ function drawLegend(svg, ctx, y) {
 /** games.js `render`: renderCapitals with the page's ui object. */
 export function render(svg, obs, comps, legal, ui = {}) {
   return renderCapitals(svg, obs, comps, legal, ui.onAction || null,
-    { names: ui.names, busy: ui.busy, recentTiles: ui.recent });
+    { names: ui.names, busy: ui.busy, recentTiles: ui.recent, onWhy: ui.onWhy || null });
 }
 
 /** games.js `recent`: the tiles built this round (marked on the board). */
@@ -824,7 +861,10 @@ const STEP_PROMPTS = {
 };
 
 /** games.js `prompt`: what to do at this step. */
-export function prompt(obs) { return STEP_PROMPTS[obs.step] || "Choose an action."; }
+export function prompt(obs) {
+  const s = STEP_PROMPTS[obs.step] || "Choose an action.";
+  return touchMode() ? s.replace(/\bClick\b/g, "Tap").replace(/\bclick\b/g, "tap") : s;   // a phone: tap, then commit below
+}
 
 /** games.js `describe`: "Round 3 (era I) · building phase — take a tile from the projects area". */
 export function describe(obs) {

@@ -26,6 +26,10 @@
 //                        socket and ignores further calls until the server answers (so a double
 //                        click is harmless). null when the viewer may not act (spectator, not
 //                        their turn, replay): draw nothing clickable then.
+//              onWhy:    ((query: {kind, arg} | {action}) => Promise<{action, legal, reason}>) | null
+//                        ask the server why a greyed choice is not open (PROTOCOL.md, "Why not");
+//                        use it through svg.js `makeWhy` on the greyed element. null when
+//                        onAction is null.
 //              names:    string[]  the display name of each seat (the player's name, or the
 //                                  server's default: game.seat_name(seat))
 //              colors:   string[]  the CSS colour of each seat (your `seatColors`, or the default)
@@ -45,7 +49,9 @@
 //     those as buttons under the turn card (and always lists every legal action under "All legal
 //     actions"). Return undefined (or legal itself) to leave every action to the buttons.
 //     Convention (the end-to-end test and the keyboard rely on it): give each clickable element
-//     the class "legal" and the attributes data-action=<id> and data-kind=<kind>.
+//     the class "legal" and the attributes data-action=<id> and data-kind=<kind>. Use svg.js
+//     `makeClickable` for it: on a touch screen (no hover) a tap then selects the element and the
+//     details panel commits (issue 15, defect 2), with a mouse a click plays at once.
 //
 // It MAY export (each has a game-agnostic default, see DEFAULTS):
 //

@@ -23,7 +23,7 @@
 // structure's accessible cards, which only open the menu, carry class "pick" and data-card.
 
 import { cap } from "./app.js";
-import { button, el, fitText, makeClickable as clickable, txt, wrap } from "./svg.js";
+import { button, el, fitText, makeClickable as clickable, makeWhy, nodeDetails, selectTarget, touchMode, txt, wrap } from "./svg.js";
 
 
 const W = 1040;             // logical width of the board
@@ -286,8 +286,8 @@ function defs(svg) {
 // ---- clickable elements ---------------------------------------------------------------------
 
 // the price stays readable on the element (data-price); a click closes the card menu
-function makeClickable(node, action, ctx) {
-  return clickable(node, action, ctx, { data: ["price"], before: closeMenu });
+function makeClickable(node, action, ctx, direct = false) {
+  return clickable(node, action, ctx, { data: ["price"], before: closeMenu, direct });
 }
 
 function hl(parent, x, y, w, h, rx = 6) {
@@ -674,12 +674,16 @@ function drawStructure(g, ctx) {
     if (s.accessible && myTurn && acts.length) {
       sg.classList.add("legal", "pick");
       sg.setAttribute("data-kind", "card");
-      button(sg, `${card.name}: choose what to do with it`, () => openMenu(ctx, s, x, y));
+      // a mouse opens the choice menu on the board; a touch screen the details panel (legible at
+      // any size) with the same choices as commit buttons (issue 15, defect 2)
+      button(sg, `${card.name}: choose what to do with it`, () => (touchMode() ? pickSheet(ctx, s, sg) : openMenu(ctx, s, x, y)));
       hl(sg, x, y, CW, CH, 7);
       if (pr) priceBadge(sg, x + CW - 4, y + CH - 6, pr, acts);
       for (const a of acts) ctx.drawn.add(a.id);
     } else if (s.accessible) {
       el("rect", { x: x - 1, y: y - 1, width: CW + 2, height: CH + 2, rx: 6, fill: "none", stroke: "#fff8dc", "stroke-width": 2 }, sg);
+    } else if (myTurn) {
+      makeWhy(sg, { kind: "construct", arg: s.card }, ctx, card.name);   // covered: "why not?"
     }
   }
 }
@@ -687,7 +691,7 @@ function drawStructure(g, ctx) {
 function priceBadge(g, x, y, pr, acts) {
   const canBuild = acts.some(a => a.kind === "construct");
   const free = pr.chain || pr.construct === 0;
-  const label = pr.chain ? "chain" : free ? "free" : String(pr.construct);
+  const label = free ? "free" : String(pr.construct);   // what this player pays now, trading included
   const w = free ? 34 : 26;
   const bg = el("g", { class: "cost" }, g);
   el("rect", { x: x - w + 4, y: y - 9, width: w, height: 17, rx: 8.5, fill: !canBuild ? "#868e96" : free ? "#2b8a3e" : "#fff3bf", stroke: "#fff", "stroke-width": 1.2, filter: "url(#d-shadow)" }, bg);
@@ -695,15 +699,9 @@ function priceBadge(g, x, y, pr, acts) {
   txt(bg, free ? x - w / 2 + 4 : x - 3, y + 3.5, label, { "font-size": 10.5, "font-weight": 800, fill: !canBuild || free ? "#fff" : "#5c3d00", "text-anchor": free ? "middle" : "end" });
 }
 
-/** The choice menu of an accessible card: construct / discard / each wonder. */
-function openMenu(ctx, s, x, y) {
-  closeMenu();
-  const { obs, comps, names } = ctx;
-  const layer = menu.layer;
-  menu.slot = s.slot;
-  menu.x = x;
-  menu.y = y;
-  const card = comps.cards[s.card];
+/** The choices of an accessible card (construct / discard / each wonder): [{a, label, note, why}]. */
+function cardChoices(ctx, s) {
+  const { obs, comps } = ctx;
   const acts = ctx.cardActions.get(s.card) || [];
   const pr = (obs.prices || {})[String(s.card)] || {};
   const me = ctx.mover;
@@ -713,7 +711,8 @@ function openMenu(ctx, s, x, y) {
   if (con) {
     rows.push({ a: con, label: pr.chain ? "Construct — free (chain)" : con.price ? `Construct — ${plural(con.price, "coin")}` : "Construct — free", icon: "build" });
   } else {
-    rows.push({ a: null, label: `Construct — ${plural(pr.construct ?? 0, "coin")}`, note: `you have ${coins}`, icon: "build" });
+    rows.push({ a: null, label: `Construct — ${plural(pr.construct ?? 0, "coin")}`, note: `you have ${coins}`, icon: "build",
+      why: { kind: "construct", arg: s.card } });
   }
   const dis = acts.find(a => a.kind === "discard");
   if (dis) rows.push({ a: dis, label: `Discard — +${plural(-dis.price, "coin")}`, icon: "discard" });
@@ -725,8 +724,33 @@ function openMenu(ctx, s, x, y) {
     const price = a ? a.price : (pr.wonders || {})[String(w.wonder)];
     const nm = comps.wonders[w.wonder].name;
     if (a) rows.push({ a, label: `${nm} — ${price ? plural(price, "coin") : "free"}`, icon: "wonder" });
-    else if ((obs.wonders_built ?? 0) < 7) rows.push({ a: null, label: `${nm} — ${price !== undefined ? plural(price, "coin") : "?"}`, note: "can't pay", icon: "wonder" });
+    else if ((obs.wonders_built ?? 0) < 7) {
+      rows.push({ a: null, label: `${nm} — ${price !== undefined ? plural(price, "coin") : "?"}`, note: "can't pay", icon: "wonder",
+        why: { kind: "wonder", arg: w.wonder * comps.cards.length + s.card } });
+    }
   }
+  return rows;
+}
+
+/** On a touch screen: the card's details and its choices in the details panel (svg.js). */
+function pickSheet(ctx, s, node) {
+  const rows = cardChoices(ctx, s);
+  selectTarget(node, {
+    html: nodeDetails(node),
+    choices: rows.map(r => (r.a ? { action: r.a, label: r.label, before: closeMenu } : { why: r.why, label: r.label })),
+  }, ctx);
+}
+
+/** The choice menu of an accessible card: construct / discard / each wonder. */
+function openMenu(ctx, s, x, y) {
+  closeMenu();
+  const { obs, comps, names } = ctx;
+  const layer = menu.layer;
+  menu.slot = s.slot;
+  menu.x = x;
+  menu.y = y;
+  const card = comps.cards[s.card];
+  const rows = cardChoices(ctx, s);
   const mw = 290, rh = 27, pad = 6, top = 42;
   const mh = top + rows.length * (rh + 3) + pad;
   let mx = x + CW / 2 - mw / 2;
@@ -755,8 +779,11 @@ function openMenu(ctx, s, x, y) {
     if (r.note) txt(rg, mx + mw - pad - 8, ry + 17.5, r.note, { "font-size": 10.5, fill: "#c92a2a", "text-anchor": "end", "font-style": "italic" });
     if (r.a) {
       title(rg, r.a.text);
-      makeClickable(rg, r.a, ctx);
+      makeClickable(rg, r.a, ctx, true);
       rg.addEventListener("click", () => closeMenu());
+    } else if (r.why) {
+      title(rg, `${r.label}: you cannot pay it now`);
+      makeWhy(rg, r.why, ctx, r.label);
     }
   });
   const first = g.querySelector(".legal");

@@ -81,17 +81,182 @@ export function button(node, label, fn) {
  * (the actions the page need not show as buttons). Does nothing and returns false when there is
  * no action or no `ctx.onAction` (not this seat's turn, a spectator, a replay); else true.
  */
-export function makeClickable(node, action, ctx, { data = [], before = null } = {}) {
+export function makeClickable(node, action, ctx, { data = [], before = null, direct = false } = {}) {
   if (!action || !ctx.onAction) return false;
   node.classList.add("legal");
   node.setAttribute("data-action", action.id);
   node.setAttribute("data-kind", action.kind);
   for (const k of data) if (action[k] !== undefined) node.setAttribute(`data-${k}`, action[k]);
   button(node, action.text || action.kind, () => {
+    // on a touch screen a tap only selects: the details panel shows what it is and commits it
+    // (issue 15, defect 2); `direct`: the element is itself a commit control (a choice menu's row)
+    if (!direct && touchMode()) {
+      selectTarget(node, { html: nodeDetails(node), choices: [{ action, before }] }, ctx);
+      return;
+    }
     if (before) before();
     ctx.onAction(action.id, action);
   });
   ctx.drawn.add(action.id);
+  return true;
+}
+
+// ---- touch: tap shows details, a second control commits; "why not?" (issue 15) -----------------
+
+/** The media query of a screen without hover (a phone, a tablet): taps select, never act. */
+export const TOUCH_QUERY = "(hover: none)";
+
+/** Whether taps select instead of acting (TOUCH_QUERY; `?touch=1` in the page's URL forces it). */
+export function touchMode() {
+  if (typeof window === "undefined" || !window.matchMedia) return false;
+  if (/[?&]touch=1\b/.test(window.location.search)) return true;
+  return window.matchMedia(TOUCH_QUERY).matches;
+}
+
+function escText(s) {
+  return String(s).replace(/[&<>"]/g, c => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]));
+}
+
+/** The details of a board element as HTML: its tooltip (see `tip`), else its SVG <title> text. */
+export function nodeDetails(node) {
+  if (node && node._tipHtml) return typeof node._tipHtml === "function" ? node._tipHtml() : node._tipHtml;
+  const t = node && node.querySelector ? node.querySelector(":scope > title") : null;
+  if (t && t.textContent) {
+    const [head, ...rest] = t.textContent.split("\n");
+    return `<div class="tt">${escText(head)}</div>` + rest.map(l => `<div class="fx">${escText(l)}</div>`).join("");
+  }
+  return "";
+}
+
+/** The label of a commit button: the action's own text (the engine's words, costs included). */
+export function commitLabel(action) {
+  const s = String(action.text || action.kind);
+  return s[0].toUpperCase() + s.slice(1);
+}
+
+let sheet = null;      // {el, node, ids: action ids it offers}
+let whyWaiting = null; // the reason box waiting for a "why" answer
+
+function sheetEl() {
+  let d = document.getElementById("details");
+  if (!d) {
+    d = document.createElement("section");
+    d.id = "details";
+    d.className = "details-sheet";
+    d.setAttribute("role", "dialog");
+    d.setAttribute("aria-label", "details");
+    d.hidden = true;
+    document.body.appendChild(d);
+  }
+  return d;
+}
+
+/** Close the details panel and unmark the selected element. */
+export function closeDetails() {
+  if (sheet && sheet.node) sheet.node.classList.remove("selected");
+  sheet = null;
+  whyWaiting = null;
+  const d = document.getElementById("details");
+  if (d) { d.hidden = true; d.textContent = ""; }
+  document.body.classList.remove("has-details");
+}
+
+/** After a new state: close the panel if an action it offers is no longer legal (ids: the legal ids). */
+export function refreshDetails(legalIds) {
+  if (!sheet) return;
+  const ok = new Set(legalIds || []);
+  if (sheet.ids.some(id => !ok.has(id))) closeDetails();
+}
+
+/**
+ * Select `node` and show the details panel (fixed at the bottom of the screen): `html` (trusted
+ * markup built by the views with escaped texts), then one button per entry of `choices`:
+ * `{action, before, label}` commits the action through `ctx.onAction` (label: the action's text by
+ * default), `{why: {kind, arg} | {action: id}, label}` is a greyed choice that asks the server why
+ * not (`ctx.onWhy`) and shows the rule in the panel. A Cancel button closes it.
+ */
+export function selectTarget(node, { html = "", choices = [], reason = null } = {}, ctx = {}) {
+  closeDetails();
+  hideTip();
+  const d = sheetEl();
+  sheet = { el: d, node, ids: choices.filter(c => c.action).map(c => c.action.id) };
+  if (node && node.classList) node.classList.add("selected");
+  const body = document.createElement("div");
+  body.className = "details-body";
+  const first = choices.find(c => c.action);
+  body.innerHTML = html || (first ? `<div class="tt">${escText(commitLabel(first.action))}</div>` : "");
+  d.appendChild(body);
+  const why = document.createElement("div");
+  why.className = "details-why";
+  why.hidden = true;
+  d.appendChild(why);
+  const bar = document.createElement("div");
+  bar.className = "details-buttons";
+  for (const c of choices) {
+    const b = document.createElement("button");
+    b.type = "button";
+    if (c.action) {
+      b.className = "primary commit";
+      b.dataset.action = c.action.id;
+      b.textContent = c.label || commitLabel(c.action);
+      b.addEventListener("click", () => {
+        const a = c.action;
+        const onAction = ctx.onAction;
+        if (c.before) c.before();
+        closeDetails();
+        if (onAction) onAction(a.id, a);
+      });
+    } else if (c.why) {
+      b.className = "whynot-choice";
+      b.textContent = `${c.label} — why not?`;
+      b.addEventListener("click", () => askWhy(c.why, ctx, why));
+    }
+    bar.appendChild(b);
+  }
+  const cancel = document.createElement("button");
+  cancel.type = "button";
+  cancel.className = "cancel";
+  cancel.textContent = "Cancel";
+  cancel.addEventListener("click", closeDetails);
+  bar.appendChild(cancel);
+  d.appendChild(bar);
+  d.hidden = false;
+  document.body.classList.add("has-details");
+  if (reason) askWhy(reason, ctx, why);
+  const commit = d.querySelector("button.commit");
+  if (commit && commit.focus) try { commit.focus({ preventScroll: true }); } catch { /* old browsers */ }
+}
+
+function askWhy(query, ctx, box) {
+  box.hidden = false;
+  box.className = "details-why";
+  box.textContent = "Why not? Asking the rules…";
+  whyWaiting = box;
+  const onWhy = ctx.onWhy || (ctx.ui && ctx.ui.onWhy);
+  if (!onWhy) { box.textContent = "Not available now."; return; }
+  Promise.resolve(onWhy(query)).then((ans) => {
+    if (whyWaiting !== box) return;
+    box.className = "details-why " + (ans && ans.legal ? "ok" : "no");
+    box.textContent = "";
+    const b = document.createElement("b");
+    b.textContent = ans && ans.legal ? "Allowed: " : ans && ans.legal === false ? "Not allowed: " : "No answer: ";
+    box.append(b, String((ans && ans.reason) || "no answer from the server"));
+  }, (e) => { if (whyWaiting === box) box.textContent = `No answer: ${e.message || e}`; });
+}
+
+/**
+ * Draw `node` as a greyed choice the player may wonder about (issue 15, "why can't I do this?"):
+ * class "whynot", data-why-kind / data-why-arg (or data-why-action); a click or tap selects it and
+ * the details panel shows its details and the engine's reason (`ctx.onWhy`, see table.js).
+ * Does nothing and returns false without `ctx.onWhy` or `ctx.onAction` (not this seat's turn).
+ */
+export function makeWhy(node, query, ctx, label) {
+  const onWhy = ctx.onWhy || (ctx.ui && ctx.ui.onWhy);
+  if (!onWhy || !ctx.onAction || !query) return false;
+  node.classList.add("whynot");
+  if (query.kind !== undefined) { node.setAttribute("data-why-kind", query.kind); node.setAttribute("data-why-arg", query.arg ?? 0); }
+  if (query.action !== undefined) node.setAttribute("data-why-action", query.action);
+  button(node, `${label}: why not?`, () => selectTarget(node, { html: nodeDetails(node), reason: query }, ctx));
   return true;
 }
 
@@ -128,6 +293,7 @@ export function hideTip() { if (tipEl) tipEl.style.display = "none"; }
 /** Show `html` (a string or a function returning one) while the pointer is over `node`; also
  * calls `on(true|false)` on enter / leave and on keyboard focus / blur. */
 export function tip(node, html, on) {
+  node._tipHtml = html;   // the details panel shows the same (selectTarget)
   const show = (e) => {
     const t = tipNode();
     t.innerHTML = typeof html === "function" ? html() : html;
@@ -140,7 +306,7 @@ export function tip(node, html, on) {
     if (on) on(true);
   };
   const hide = () => { hideTip(); if (on) on(false); };
-  node.addEventListener("mouseenter", show);
+  node.addEventListener("mouseenter", (e) => { if (!touchMode()) show(e); });
   node.addEventListener("mousemove", placeTip);
   node.addEventListener("mouseleave", hide);
   // keyboard focus only: a click also focuses the node, and its tooltip would then stay at the

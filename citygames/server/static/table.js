@@ -5,7 +5,7 @@ import {
   loadComponents, toast, h, swatch, seatNames, simultaneousStep, simultaneousNode,
 } from "/static/app.js";
 import { loadView } from "/static/games.js";
-import { hideTip } from "/static/svg.js";
+import { hideTip, closeDetails, refreshDetails } from "/static/svg.js";
 import { PlayersCard } from "/static/players.js";
 import { ChatPanel } from "/static/chat.js";
 import { TurnNotifier } from "/static/notify.js";
@@ -84,8 +84,26 @@ function send(obj) {
   return true;
 }
 
+/** Ask the server why a greyed choice is not open ({kind, arg} or {action}); resolves with its
+ * answer {action, legal, reason} (PROTOCOL.md, "Why not"). One question at a time. */
+let whyPending = null;
+function onWhy(query) {
+  if (whyPending) whyPending.reject(new Error("another question was asked"));
+  return new Promise((resolve, reject) => {
+    whyPending = { resolve, reject };
+    if (!send({ type: "why", ...query })) { whyPending = null; reject(new Error("not connected")); }
+  });
+}
+function gotWhy(msg) {
+  if (!whyPending) return;
+  const p = whyPending;
+  whyPending = null;
+  p.resolve(msg);
+}
+
 function onAction(id) {
   if (busy || !last) return;
+  closeDetails();
   hideTip();   // no tooltip of the chosen element stays over the next board and turn card
   busy = true;
   busySeq = last.seq;
@@ -170,7 +188,7 @@ async function onState(msg) {
   if (view.render && comps) {
     showBoard(true);
     const rest = view.render(svg, obs, comps, legal, {
-      onAction: mine ? onAction : null, names: nm, colors, seat: msg.your_seat ?? null, busy,
+      onAction: mine ? onAction : null, onWhy: mine ? onWhy : null, names: nm, colors, seat: msg.your_seat ?? null, busy,
       recent: view.recent(logPanel.entries), log: logPanel.entries, replay: false, myChoice: msg.my_choice || null,
     });
     if (Array.isArray(rest)) unplaced = rest;
@@ -181,6 +199,8 @@ async function onState(msg) {
   }
 
   hideTip();   // the board was drawn again: a tooltip shown now belongs to nothing under the pointer
+  if (mine) refreshDetails(legal.map(a => a.id));   // a selection whose action is gone closes
+  else closeDetails();
 
   // turn card
   const who = $("turn-who");
@@ -302,6 +322,7 @@ window.addEventListener("pointercancel", releaseSoon(0), true);   // e.g. a touc
 conn = connectTable(tableId, seat, token, {
   onState: (m) => { if (pressed || held.length) held.push(m); else deliver(m); },
   onError: (m) => { if (!socialError(m)) onError(m); },
+  onWhy: gotWhy,
   onMessage: (m) => { if (m.type === "chat") chat.add(m.messages, !!m.history); },
   onStatus: (s, d) => {
     showConn($("conn"), s, d);
