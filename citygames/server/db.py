@@ -91,6 +91,18 @@ class ActionRow(Base):
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
 
 
+class LifeRow(Base):
+    """Issue 15 (resign, abandon, clocks, rematch; ``lifecycle.py``): one optional row per table,
+    ``data`` a JSON object (creator token hash, clock settings and times, who resigned, the
+    rematch). A new table: ``create_all`` adds it to an old database; a table without a row is a
+    table created before it (no creator, no clock)."""
+
+    __tablename__ = "table_life"
+
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    data: Mapped[dict] = mapped_column(JSON)
+
+
 # the hot path (one action) as prepared text statements: a fraction of the cost of building
 # insert()/update() constructs for every action
 _ADVANCE = text("UPDATE tables SET seq = :next WHERE id = :id AND seq = :seq AND status = 'open'")
