@@ -6,6 +6,7 @@ import {
 } from "/static/app.js";
 import { loadView } from "/static/games.js";
 import { hideTip } from "/static/svg.js";
+import { initLife, lifeUpdate } from "/static/life.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const params = new URLSearchParams(location.search);
@@ -240,6 +241,7 @@ async function onState(msg) {
   } else {
     $("score-card").hidden = true;
   }
+  lifeUpdate(msg, nm, colors);   // clocks, resign, abandon, take back, rematch (life.js)
   logPanel.settle();   // the turn card, the panels and the score card above changed the log box's height
 }
 
@@ -272,6 +274,7 @@ window.addEventListener("click", releaseSoon(0), true);           // after the c
 window.addEventListener("pointerup", releaseSoon(300), true);     // a release that makes no click
 window.addEventListener("pointercancel", releaseSoon(0), true);   // e.g. a touch that became a scroll
 
+initLife({ tableId, seat, token, send });
 conn = connectTable(tableId, seat, token, {
   onState: (m) => { if (pressed || held.length) held.push(m); else deliver(m); },
   onError,
