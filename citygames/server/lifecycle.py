@@ -585,6 +585,9 @@ async def rematch(manager, old_id: str, seat, token) -> dict:
     from .tables import token_ok
     if not isinstance(seat, int) or isinstance(seat, bool) or not isinstance(token, str) or not 0 < len(token) <= 128:
         raise LifeError(422, 'the body must be {"seat": N, "token": "..."}')
+    if len(_rematch_locks) > 1000:   # forget the locks nobody holds (one per table rematched)
+        for key in [k for k, v in _rematch_locks.items() if not v.locked()]:
+            del _rematch_locks[key]
     lock = _rematch_locks.setdefault(old_id, asyncio.Lock())
     async with lock:
         old = await _table(manager, old_id)

@@ -815,7 +815,7 @@ class TableManager:
             "terminal": terminal, "result": table.data.result if terminal else None,
         }
         if not terminal and table.finished:   # resigned or abandoned (lifecycle.py)
-            msg.update(terminal=True, result=table.data.result, legal=[], can_undo=False)
+            msg.update(terminal=True, result=table.data.result, legal=[], can_undo=False, to_move=[])
         msg.update(lifecycle.state_extra(table, seat))
         return _dumps(msg)
 

@@ -128,7 +128,7 @@ export function lifeUpdate(msg, names, colors) {
   // clocks
   clocks = msg.clocks || [];
   clocksAt = performance.now();
-  if (msg.clock && clocks.length) {
+  if (msg.clock && clocks.length && !over) {
     box.appendChild(h("div", { class: "life-clocks", id: "life-clocks", title: clockWords(msg.clock) },
       clocks.map(c => h("span", { class: `life-clock${c.running ? " running" : ""}`, "data-seat": c.seat },
         swatch(colors[c.seat]), " ", h("span", { class: "n" }, names[c.seat] ?? `Seat ${c.seat}`), " ",
