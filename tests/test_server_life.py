@@ -291,3 +291,26 @@ def test_rematch_keeps_bots_and_options(client):
     assert new["options"] == old["options"]
     assert [(s["kind"], s.get("bot"), s["name"]) for s in new["seats"]] == \
         [(s["kind"], s.get("bot"), s["name"]) for s in old["seats"]]
+
+
+def test_after_a_restart_the_server_enforces_clocks_nobody_watches(tmp_path):
+    """A clocked table is restored at start (no socket needed): its timer runs out and bots take
+    the seats over, here until the end of the game."""
+    db = tmp_path / "unwatched.sqlite3"
+    with server(db) as client:
+        body = {"game": DUEL, "seed": 13, "seats": [{"kind": "human"}, {"kind": "human"}],
+                "clock": {"mode": "live", "bank_s": 1, "increment_s": 0}}
+        t = client.post("/api/tables", json=body).json()
+        with client.websocket_connect(ws_path(t, 0)) as ws0, client.websocket_connect(ws_path(t, 1)) as ws1:
+            _state(ws0)
+            _state(ws1, lambda m: any(c["running"] for c in m["clocks"]))
+    with server(db) as client:
+        deadline = time.monotonic() + 60
+        while True:
+            s = client.get(f"/api/tables/{t['table_id']}").json()
+            if s["status"] == "finished":
+                break
+            assert time.monotonic() < deadline, "the restored clocks were not enforced"
+            time.sleep(0.1)
+    assert [x.get("zombie") for x in s["seats"]] == ["timeout", "timeout"]
+    assert "resigned" not in s["result"]
