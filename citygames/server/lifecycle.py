@@ -201,16 +201,15 @@ async def attach_life(manager, table, data: dict) -> None:
     sync(manager, table)
 
 
-async def loaded(manager, table) -> None:
-    """Hook of ``TableManager._rebuild``: read the table's ``table_life`` row (none: an empty one)
-    and re-arm its clock."""
+async def read(manager, table_id: str) -> Life:
+    """Hook of ``TableManager._rebuild``: the ``Life`` of a table being loaded, from its
+    ``table_life`` row (none, or a database error: an empty one, logged)."""
     try:
-        data = await manager.db(load_life, manager.repo, table.id)
+        data = await manager.db(load_life, manager.repo, table_id)
     except Exception:
-        log.exception("table %s: cannot read its life data", table.id)
+        log.exception("table %s: cannot read its life data", table_id)
         data = None
-    table.life = Life(data=data or {})
-    sync(manager, table)
+    return Life(data=data or {})
 
 
 # --- seats played by a bot ----------------------------------------------------------------------

@@ -684,6 +684,7 @@ class TableManager:
             data = await self.db(self.repo.get_table, table_id)
             if data is None:
                 return None
+        life = await lifecycle.read(self, table_id)   # read before the actions (issue 15)
         actions = await self.db(self.repo.actions, table_id)
         try:
             table = await rebuild_cooperatively(data, actions)
@@ -693,12 +694,13 @@ class TableManager:
             return None
         if table.state.is_terminal() and not table.finished:  # a complete record left open: close it
             await self._finish(table)
-        await lifecycle.loaded(self, table)
         current = self.tables.get(table_id)
         if current is not None:  # pragma: no cover - nothing else puts a table not in memory back
             return current
         self.tables[table_id] = table
         self._touch(table_id)
+        table.life = life
+        lifecycle.sync(self, table)   # its clocks run again
         self.schedule_bots(table)
         return table
 
