@@ -96,15 +96,15 @@ async function goRematch() {
 }
 
 /** The rematch controls for the end of the game (a fresh node each time). */
-function rematchNode(msg, names) {
+function rematchNode(msg, names, cls = "primary") {
   const life = msg.life || {};
   const rm = life.rematch;
   if (msg.status !== "finished") return null;
   if (seated()) {
-    if (!rm) return h("button", { class: "primary life-rematch", onclick: goRematch }, "Play again");
-    if (rm.by === ctx.seat) return h("button", { class: "primary life-rematch", onclick: goRematch }, "Go to the new table");
+    if (!rm) return h("button", { class: `${cls} life-rematch`, onclick: goRematch }, "Play again");
+    if (rm.by === ctx.seat) return h("button", { class: `${cls} life-rematch`, onclick: goRematch }, "Go to the new table");
     return h("div", { class: "life-offer" }, h("b", null, `${rm.by_name} wants a rematch`), " ",
-      h("button", { class: "primary life-rematch", onclick: goRematch }, "Join"));
+      h("button", { class: `${cls} life-rematch`, onclick: goRematch }, "Join"));
   }
   if (rm) return h("a", { class: "big-link", href: `/table/${encodeURIComponent(rm.table_id)}` }, "Watch the rematch");
   return null;
@@ -196,7 +196,8 @@ export function lifeUpdate(msg, names, colors) {
   if (ovBar) {
     const old = ovBar.querySelector(".life-overlay");
     if (old) old.remove();
-    const node = rematchNode(msg, names);
+    // not .primary there: the overlay's primary button is its Close
+    const node = rematchNode(msg, names, "life-cta");
     if (node) ovBar.prepend(h("span", { class: "life-overlay" }, node));
   }
 }
