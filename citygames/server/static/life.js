@@ -84,11 +84,11 @@ async function abandon() {
 async function goRematch() {
   try {
     const res = await api(`/api/tables/${encodeURIComponent(ctx.tableId)}/rematch`, { method: "POST", body: { seat: ctx.seat, token: ctx.token } });
-    const old = myTables.get(ctx.tableId);
-    const info = { seats: [{ seat: res.seat, join_url: res.join_url }], watch_url: `/table/${res.table_id}`, rematch_of: ctx.tableId };
-    if (res.creator_token) info.creator_token = res.creator_token;
-    else if (old && myTables.get(res.table_id)) Object.assign(info, myTables.get(res.table_id));
-    myTables.put(res.table_id, info);
+    // this browser's join link of the rematch (and its creator token, for the first to ask), as the lobby keeps them
+    const prev = myTables.get(res.table_id) || {};
+    const creator = res.creator_token || prev.creator_token;
+    myTables.put(res.table_id, { seats: [{ seat: res.seat, join_url: res.join_url }], watch_url: `/table/${res.table_id}`,
+      rematch_of: ctx.tableId, ...(creator ? { creator_token: creator } : {}) });
     location.href = res.join_url;
   } catch (e) {
     toast(`Cannot start the rematch: ${e.message}`);
