@@ -314,3 +314,27 @@ def test_after_a_restart_the_server_enforces_clocks_nobody_watches(tmp_path):
             time.sleep(0.1)
     assert [x.get("zombie") for x in s["seats"]] == ["timeout", "timeout"]
     assert "resigned" not in s["result"]
+
+
+@pytest.mark.parametrize("clock", [{"mode": "turn", "per_move_s": 3600}, {"mode": "live", "bank_s": 600, "increment_s": 10}])
+def test_a_move_stops_the_movers_clock_and_starts_the_next(client, clock):
+    """Turn-based: the mover's allowance is full again after its move; live: its bank lost the time
+    used and won the increment (the test takes far less than the 10 s increment)."""
+    body = {"game": DUEL, "seed": 14, "seats": [{"kind": "human"}, {"kind": "human"}], "clock": clock}
+    t = client.post("/api/tables", json=body).json()
+    with client.websocket_connect(ws_path(t, 0)) as ws0, client.websocket_connect(ws_path(t, 1)) as ws1:
+        _state(ws0)
+        s = _state(ws1, lambda m: any(c["running"] for c in m["clocks"]))
+        mover = s["to_move"][0]
+        ws = ws0 if mover == 0 else ws1
+        s = _state(ws, lambda m: m["legal"])
+        ws.send_json({"type": "action", "seq": s["seq"], "action": s["legal"][0]["id"]})
+        after = _state(ws, lambda m: m["seq"] == s["seq"] + 1)
+    nxt = after["to_move"][0]
+    assert nxt != mover
+    clocks = {c["seat"]: c for c in after["clocks"]}
+    assert clocks[nxt]["running"] and not clocks[mover]["running"] and clocks[mover]["deadline"] is None
+    if clock["mode"] == "turn":
+        assert clocks[mover]["remaining_s"] == 3600 and 3590 < clocks[nxt]["remaining_s"] <= 3600
+    else:
+        assert 600 < clocks[mover]["remaining_s"] <= 610 and clocks[nxt]["remaining_s"] <= 600
