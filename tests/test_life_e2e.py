@@ -114,6 +114,7 @@ def test_a_resign_in_duel_ends_the_game_for_the_other_player(server, browser):
     bob.click("#score-overlay button.primary:has-text('Close')")
     assert bob.inner_text("#life-resigned") == "Ann resigned. You win."
     assert "Ann resigned" in bob.inner_text("#life-notices")
+    assert bob.locator("#log .life-entry").last.inner_text() == "Ann resigned"   # the game log says it too
     assert bob.locator("#score-card").is_visible() and bob.locator("#life-resign").count() == 0
     bob.screenshot(path=str(ARTIFACTS / "03-after-resign-phone.png"), full_page=True)
     assert ann.inner_text("#life-resigned").startswith("You resigned.")
@@ -171,6 +172,7 @@ def test_a_clock_runs_out_a_bot_takes_the_seat_and_the_player_takes_it_back(serv
     banner = page.locator("#life-zombie")
     assert banner.is_visible() and "A bot is playing for you" in banner.inner_text()
     assert "Ann ran out of time: a bot plays for them" in page.inner_text("#life-notices")
+    assert "Ann ran out of time: a bot plays for them" in page.inner_text("#log")
     assert page.inner_text("#life-clocks .life-clock[data-seat='0'] .t") == "0:00"
     page.screenshot(path=str(ARTIFACTS / "08-bot-plays-for-you-phone.png"))
     page.click("#life-take-back")

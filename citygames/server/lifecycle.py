@@ -8,7 +8,7 @@ Storage (old databases keep working): one optional row per table in ``table_life
      "clock": {"mode": "turn", "per_move_s": S} | {"mode": "live", "bank_s": B, "increment_s": I},
      "clocks": {"<seat>": {"remaining": seconds, "since": unix time | null}},
      "seen": [seats that have connected once], "started": bool,   # a clock runs once all came
-     "resigned": [seat], "notices": [{"at": iso, "text": "Ann resigned"}],
+     "resigned": [seat], "notices": [{"at": iso, "text": "Ann resigned", "log": events before it}],
      "rematch": {"table_id": id, "by": seat}, "rematch_of": old table id}
 
 and, in the seats JSON of ``tables``, the optional key ``"zombie": "timeout"`` on a human seat a
@@ -225,7 +225,8 @@ def bot_name(seat_info: dict) -> str:
 
 def _notice(table, text: str) -> None:
     notices = life_of(table).data.setdefault("notices", [])
-    notices.append({"at": iso(db_now()), "text": text})
+    # "log": where it falls in the game log (the number of events then), so the page can place it there
+    notices.append({"at": iso(db_now()), "text": text, "log": len(table.state.log)})
     del notices[:-MAX_NOTICES]
 
 
@@ -411,7 +412,7 @@ async def _writer(manager, table) -> None:
 def state_extra(table, seat: int | None) -> dict:
     """The keys this module adds to every ``state`` message: ``status`` (``open``, ``finished``,
     ``abandoned``), ``clock`` (the settings or ``None``), ``clocks`` (``clock_view``) and ``life``:
-    ``{resigned: [seats], notices: [{at, text}], rematch: {table_id, by, by_name} | None,
+    ``{resigned: [seats], notices: [{at, text, log}], rematch: {table_id, by, by_name} | None,
     rematch_of: id | None, bot_plays_you: bool}``."""
     data = life_of(table).data
     rm = data.get("rematch")

@@ -183,6 +183,7 @@ export function lifeUpdate(msg, names, colors) {
       notices.map(n => h("li", null, n.text))));
   }
   box.hidden = !box.childNodes.length;
+  placeNotices(life.notices || []);
 
   // the end: rematch in the score card and in the final overlay
   const end = $("life-end");
@@ -200,6 +201,25 @@ export function lifeUpdate(msg, names, colors) {
     const node = rematchNode(msg, names, "life-cta");
     if (node) ovBar.prepend(h("span", { class: "life-overlay" }, node));
   }
+}
+
+/**
+ * The table's notices in the game log too, each where it happened: before the first entry whose
+ * index is at least the notice's `log` (the log panel may have drawn itself again: put back what
+ * is missing).
+ */
+function placeNotices(notices) {
+  const log = $("log");
+  if (!log) return;
+  notices.forEach((n) => {
+    const key = `${n.at}|${n.text}`;
+    if (log.querySelector(`.life-entry[data-notice="${CSS.escape(key)}"]`)) return;
+    const node = h("div", { class: "entry sys life-entry", "data-notice": key }, n.text);
+    const at = typeof n.log === "number" ? n.log : Infinity;
+    const next = [...log.querySelectorAll(".entry[data-index]")].find(e => Number(e.dataset.index) >= at);
+    if (next) log.insertBefore(node, next);
+    else log.appendChild(node);
+  });
 }
 
 // ---- the lobby --------------------------------------------------------------------------------
@@ -225,13 +245,21 @@ export function clockOf(select) {
   return c ? c[2] : null;
 }
 
-/** An "Abandon" control for the lobby's row of an open table this browser created. */
+let pendingAbandon = null;   // the table whose lobby confirmation is open (the list is redrawn every few seconds)
+
+/** An "Abandon" control for the lobby's row of an open table this browser created: "Abandon", then
+ * "Abandon for everybody? [Abandon] [Cancel]" (kept open when the list is drawn again). */
 export function abandonButton(tableId, creatorToken, done) {
   const wrap = h("span", { class: "life-lobby-abandon" });
-  const ask = h("button", { class: "small", "data-abandon": tableId, onclick: () => {
+  const draw = () => {
     wrap.textContent = "";
+    if (pendingAbandon !== tableId) {
+      wrap.append(h("button", { class: "small", "data-abandon": tableId, onclick: () => { pendingAbandon = tableId; draw(); } }, "Abandon"));
+      return;
+    }
     wrap.append("Abandon for everybody? ",
       h("button", { class: "small danger", "data-abandon-yes": tableId, onclick: async () => {
+        pendingAbandon = null;
         try {
           await api(`/api/tables/${encodeURIComponent(tableId)}/abandon`, { method: "POST", body: { creator_token: creatorToken } });
           toast("Table abandoned", "ok");
@@ -240,8 +268,8 @@ export function abandonButton(tableId, creatorToken, done) {
         }
         done();
       } }, "Abandon"), " ",
-      h("button", { class: "small", onclick: () => { wrap.textContent = ""; wrap.append(ask); } }, "Cancel"));
-  } }, "Abandon");
-  wrap.append(ask);
+      h("button", { class: "small", onclick: () => { pendingAbandon = null; draw(); } }, "Cancel"));
+  };
+  draw();
   return wrap;
 }
