@@ -120,6 +120,11 @@ def test_a_resign_in_duel_ends_the_game_for_the_other_player(server, browser):
     assert ann.inner_text("#life-resigned").startswith("You resigned.")
     res = base._get_json(f"{server}/api/tables/{t['table_id']}")
     assert res["status"] == "finished" and res["result"]["resigned"] == [0] and res["result"]["ranking"] == [1, 0]
+    # the replay of the resigned game ends with the score sheet and says who resigned
+    ann.goto(f"{server}/replay/{t['table_id']}")
+    ann.wait_for_selector("#score-card:not([hidden]) #scoresheet", timeout=TIMEOUT_MS)
+    assert ann.inner_text("#where") == "Game over: Ann resigned."
+    ann.screenshot(path=str(ARTIFACTS / "03b-replay-of-a-resigned-game.png"))
     assert not errors, errors
 
 
