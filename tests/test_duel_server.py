@@ -22,7 +22,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 GAME = "seven_wonders_duel"
 CATEGORIES = {"military", "blue", "green", "yellow", "purple", "wonders", "progress", "coins"}
 STATE_KEYS = {"type", "table_id", "game", "seq", "your_seat", "seats", "to_move", "observation", "legal", "log",
-              "log_from", "can_undo", "terminal", "result", "step_seq", "chosen", "my_choice"}
+              "log_from", "can_undo", "terminal", "result", "step_seq", "chosen", "my_choice",
+              # issue 15, lifecycle.py: table status, clock settings and times, resign/rematch notices
+              "status", "clock", "clocks", "life"}
 EVENT_KEYS = {"index", "kind", "player", "text", "data", "visible_to"}
 
 

@@ -22,7 +22,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 SEED = 7_301_905_577_123_459   # long enough that it cannot appear by accident
 N = 3
 STATE_KEYS = {"type", "table_id", "game", "seq", "your_seat", "seats", "to_move", "observation", "legal", "log",
-              "log_from", "can_undo", "terminal", "result", "step_seq", "chosen", "my_choice"}
+              "log_from", "can_undo", "terminal", "result", "step_seq", "chosen", "my_choice",
+              # issue 15, lifecycle.py: table status, clock settings and times, resign/rematch notices
+              "status", "clock", "clocks", "life"}
 EVENT_KEYS = {"index", "kind", "player", "text", "data", "visible_to"}
 #: full-state field names that legitimately reappear in messages as other things: "log" (the
 #: message's event list), "player" (an event's seat)

@@ -330,7 +330,7 @@ def test_no_message_tells_another_seat_what_a_seat_chose(client):
                         cf = st.clone()   # (its history has the other choice last: only its length is sent)
                         cf.withdraw(other)
                         cf.apply_action(alt, player=other)
-                        cf_table = Table(data=table.data, game=table.game, state=cf, conns=table.conns,
+                        cf_table = Table(data=table.data, game=table.game, state=cf, conns=table.conns, life=table.life,
                                          action_seats=table.action_seats, log_marks=table.log_marks)
                         assert _message(mgr, cf_table, q, m["log_from"]) == m, (q, other, alt)
                         checked += 1

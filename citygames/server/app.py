@@ -32,6 +32,7 @@ from citygames.core.registry import game_info
 from citygames.core.records import replay as replay_record
 
 from . import social
+from . import lifecycle
 from .db import Repository, resolve_db_url
 from .health import STORAGE_REFUSAL, StorageUnavailable
 from .rules_page import rules_page
@@ -449,9 +450,15 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
     @app.post("/api/tables", status_code=201)
     async def create_table(request: Request):
         limit(request, "create")
-        game, seats, seed = _parse_table_request(await _read_json(request))
+        body = await _read_json(request)
+        game, seats, seed = _parse_table_request(body)
+        try:   # clock and creator token (lifecycle.py, issue 15)
+            life, creator_token = lifecycle.new_life(body)
+        except lifecycle.LifeError as exc:
+            raise ApiError(exc.status, exc.message) from None
         try:
             table, tokens = await manager(request).create(game, seats, seed)
+            await lifecycle.attach_life(manager(request), table, life)
         except StorageUnavailable as exc:  # full disk, read-only database (issue 16, defect 10)
             raise ApiError(503, f"{STORAGE_REFUSAL}: the table could not be stored ({exc.reason}); try again later",
                            headers={"Retry-After": "30"}) from None
@@ -462,12 +469,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
                 d["token"] = tokens[i]
                 d["join_url"] = f"/table/{table.id}?seat={i}&token={tokens[i]}"
             out.append(d)
-        return JSONResponse({"table_id": table.id, "seats": out, "watch_url": f"/table/{table.id}"}, status_code=201)
+        return JSONResponse({"table_id": table.id, "seats": out, "watch_url": f"/table/{table.id}",
+                             "creator_token": creator_token, "clock": life.get("clock")}, status_code=201)
 
     @app.get("/api/tables")
     async def list_tables(request: Request, status: str | None = None, limit: int = 200):
-        if status is not None and status not in ("open", "finished"):
-            raise ApiError(422, 'status must be "open" or "finished"')
+        if status is not None and status not in ("open", "finished", "abandoned"):
+            raise ApiError(422, 'status must be "open", "finished" or "abandoned"')
         limit = max(1, min(limit, 1000))
         m = manager(request)
         rows = await m.db(m.repo.list_tables, status, limit)
@@ -531,8 +539,11 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         except CitygamesError as exc:
             raise ApiError(409, f"the table's actions do not replay: {exc}") from None
         version = load_game(data.game, **data.options).info.version
-        return {"game": data.game, "version": version, "options": data.options, "seed": data.seed,
-                "actions": list(actions), "players": [str(s.get("name", "")) for s in data.seats]}
+        rec = {"game": data.game, "version": version, "options": data.options, "seed": data.seed,
+               "actions": list(actions), "players": [str(s.get("name", "")) for s in data.seats]}
+        if isinstance(data.result, dict) and data.result.get("resigned"):   # ended by a resignation (issue 15)
+            rec["resigned"] = list(data.result["resigned"])
+        return rec
 
     @app.get("/api/tables/{table_id}/record")
     async def record(request: Request, table_id: str):
@@ -561,7 +572,6 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         return out
 
     stats_cache = StatsCache()
-
     @app.get("/api/tables/{table_id}/stats")
     async def stats(request: Request, table_id: str):
         """End-of-game statistics (issue 15, "End of game"; ``stats.game_stats``): 409 until the
@@ -571,6 +581,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
             return await stats_cache.get(table_id, rec)
         except (CitygamesError, ValueError) as exc:
             raise ApiError(409, f"the table's statistics cannot be computed: {exc}") from None
+    lifecycle.add_routes(app, _read_json, ApiError, limit)   # abandon, rematch (issue 15)
 
     # --- the table socket --------------------------------------------------------------------
     @app.websocket("/ws/tables/{table_id}")

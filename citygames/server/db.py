@@ -96,15 +96,21 @@ class ChatRow(Base):
     """One chat message of a table (issue 15, "Chat"): the ``n``-th (0-based) message of
     ``table_id``, posted by ``seat`` (``None``: a spectator) under the display ``name``. A table of
     its own, so databases written before chat existed gain it through ``create_all``."""
-
     __tablename__ = "chat"
-
     table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
     n: Mapped[int] = mapped_column(Integer, primary_key=True)
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     name: Mapped[str] = mapped_column(String(64))
     text: Mapped[str] = mapped_column(String(400))
     created: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+class LifeRow(Base):
+    """Issue 15 (resign, abandon, clocks, rematch; ``lifecycle.py``): one optional row per table,
+    ``data`` a JSON object (creator token hash, clock settings and times, who resigned, the
+    rematch). A new table: ``create_all`` adds it to an old database; a table without a row is a
+    table created before it (no creator, no clock)."""
+    __tablename__ = "table_life"
+    table_id: Mapped[str] = mapped_column(String(32), ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    data: Mapped[dict] = mapped_column(JSON)
 
 
 # the hot path (one action) as prepared text statements: a fraction of the cost of building

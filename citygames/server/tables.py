@@ -46,6 +46,7 @@ from citygames.core import SIMULTANEOUS, Action, Game, IllegalActionError, State
 from citygames.core.errors import CitygamesError
 from citygames.core.events import named_seats
 
+from . import lifecycle
 from .db import Repository, StaleWrite, TableData, iso
 from . import social
 from .health import STORAGE_REFUSAL, StorageUnavailable, retry_delay
@@ -318,6 +319,8 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set = field(default_factory=set)
     bot_tasks: dict = field(default_factory=dict)
+    #: resign, abandon, clocks, rematch (``lifecycle.Life``; issue 15)
+    life: Any = None
 
     @property
     def id(self) -> str:
@@ -329,7 +332,8 @@ class Table:
 
     @property
     def finished(self) -> bool:
-        return self.data.status == "finished"
+        """Whether the table is over: finished (or resigned), or abandoned (issue 15)."""
+        return self.data.status != "open"
 
     def seat_info(self, seat: int) -> dict:
         return self.data.seats[seat]
@@ -409,6 +413,8 @@ def public_seat(index: int, seat: dict) -> dict:
     d = {"seat": index, "kind": seat["kind"], "name": seat["name"]}
     if seat["kind"] == "bot":
         d["bot"] = seat["bot"]
+    if seat.get("zombie"):   # a bot plays this human seat (lifecycle.py, issue 15)
+        d["zombie"] = seat["zombie"]
     return d
 
 
@@ -623,7 +629,12 @@ class TableManager:
             except Exception:
                 log.exception("cannot list the open tables to restore; trying again in 5 s")
                 await asyncio.sleep(5)
-        todo = [d for d in rows if any(s.get("kind") == "bot" for s in d.seats)]
+        try:   # tables with a clock restore too, so their timers run (lifecycle.py)
+            clocked = await self.db(lifecycle.clocked_ids, self.repo)
+        except Exception:
+            log.exception("cannot list the tables with a clock")
+            clocked = set()
+        todo = [d for d in rows if any(lifecycle.plays_bot(s) for s in d.seats) or d.id in clocked]
         self.restore_pending = len(todo)
         n = 0
         try:
@@ -676,6 +687,7 @@ class TableManager:
             data = await self.db(self.repo.get_table, table_id)
             if data is None:
                 return None
+        life = await lifecycle.read(self, table_id)   # read before the actions (issue 15)
         actions = await self.db(self.repo.actions, table_id)
         try:
             table = await rebuild_cooperatively(data, actions)
@@ -690,6 +702,8 @@ class TableManager:
             return current
         self.tables[table_id] = table
         self._touch(table_id)
+        table.life = life
+        lifecycle.sync(self, table)   # its clocks run again
         self.schedule_bots(table)
         return table
 
@@ -807,11 +821,15 @@ class TableManager:
             "can_undo": seat is not None and table.undo_refusal(seat) is None,
             "terminal": terminal, "result": table.data.result if terminal else None,
         }
+        if not terminal and table.finished:   # resigned or abandoned (lifecycle.py)
+            msg.update(terminal=True, result=table.data.result, legal=[], can_undo=False, to_move=[])
+        msg.update(lifecycle.state_extra(table, seat))
         return _dumps(msg)
 
     def broadcast(self, table: Table, conns: list | None = None) -> None:
         """Queue a ``state`` message for every connection in ``conns`` (default: all of the table's),
         built once per seat and log position."""
+        lifecycle.sync(self, table)   # clocks follow the state first (issue 15)
         cache: dict[tuple, str] = {}
         n_log = len(table.state.log)
         for conn in list(table.conns) if conns is None else conns:
@@ -832,6 +850,7 @@ class TableManager:
                 self._evicted.pop(table.id, None)
             was = table.connected_seats()
             table.conns.add(conn)
+            lifecycle.sync(self, table)   # a clock starts once every human seat has come
             conn.log_pos = len(table.state.log)
             conn.put(self.state_message(table, conn.seat, 0))
             if conn.seat is not None and conn.seat not in was:
@@ -885,8 +904,14 @@ class TableManager:
         if kind == "why":   # "why can't I do this?" on a clone, to the sender only (why.py)
             conn.put(_dumps(why_answer(table, conn.seat, msg, conn)))
             return
+        if kind in lifecycle.MESSAGES:   # resign, take_back (issue 15)
+            err = await lifecycle.handle(self, table, conn, msg)
+            if err is not None:
+                conn.error(err, table.seq)
+            return
         if kind not in ("action", "undo", "withdraw"):
-            conn.error(f"unknown message type {kind[:40]!r} (expected action, undo, withdraw, ping, name, chat or why)", table.seq)
+            conn.error(f"unknown message type {kind[:40]!r} (expected action, undo, withdraw, resign, take_back, "
+                       f"name, chat, why or ping)", table.seq)
             return
         if conn.seat is None:
             conn.error("spectators cannot act", table.seq)
@@ -1122,7 +1147,7 @@ class TableManager:
             return
         for seat in table.state.players_to_move():
             info = table.data.seats[seat]
-            if info["kind"] == "bot" and seat not in table.bot_tasks:
+            if lifecycle.plays_bot(info) and seat not in table.bot_tasks:
                 table.bot_tasks[seat] = asyncio.get_running_loop().create_task(self._bot_turns(table, seat))
 
     async def _bot_turns(self, table: Table, seat: int) -> None:
@@ -1130,7 +1155,7 @@ class TableManager:
         (full disk, read-only database) is retried after ``retry_delay`` (0.5 s doubling to 30 s),
         so the table resumes by itself once the fault clears (issue 16, defect 6)."""
         loop = asyncio.get_running_loop()
-        name = table.data.seats[seat]["bot"]
+        name = lifecycle.bot_name(table.data.seats[seat])
         refused = 0   # storage refusals in a row
         try:
             while not self._closing:
@@ -1139,7 +1164,7 @@ class TableManager:
                 else:
                     await asyncio.sleep(0)
                 st = table.state
-                if table.finished or seat not in st.players_to_move():
+                if table.finished or seat not in st.players_to_move() or not lifecycle.plays_bot(table.data.seats[seat]):
                     return
                 seq = table.seq
                 # seeded from the seq the step opened at: in a simultaneous step the same whatever
@@ -1153,6 +1178,8 @@ class TableManager:
                                   name, seat)
                     action = await loop.run_in_executor(self.bot_pool, bot_move, "random", seed, bot_view(st, seat),
                                                         seat)
+                if not lifecycle.plays_bot(table.data.seats[seat]):   # the player took the seat back
+                    return
                 err = await self.submit(table, seat, seq, action)
                 if err is not None and err.startswith(STORAGE_REFUSAL):
                     refused += 1

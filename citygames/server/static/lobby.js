@@ -2,6 +2,7 @@
 // (script-src 'self') runs it with no inline script allowed.
 import { api, h, cap, toast, myTables, fmtTime, loadComponents } from "/static/app.js";
 import { loadView, DEFAULT_COLORS } from "/static/games.js";
+import { clockRow, clockOf, abandonButton } from "/static/life.js";
 
 // Every game comes from GET /api/games ({id, name, min_players, max_players, options}); nothing
 // here knows a game by its id. Seat colours come from the game's view (games.js).
@@ -153,11 +154,13 @@ $("create-form").addEventListener("submit", async (e) => {
   const body = { game: g.id, options, seats };
   const seed = $("seed").value.trim();
   if (seed !== "") body.seed = Number(seed);
+  const clock = clockOf($("clock"));
+  if (clock) body.clock = clock;
   $("create").disabled = true;
   try {
     const res = await api("/api/tables", { method: "POST", body });
     const cols = await seatColors(g.id, n, options);
-    myTables.put(res.table_id, { seats: res.seats.filter(s => s.kind === "human").map(s => ({ seat: s.seat, name: s.name, join_url: s.join_url })), watch_url: res.watch_url });
+    myTables.put(res.table_id, { seats: res.seats.filter(s => s.kind === "human").map(s => ({ seat: s.seat, name: s.name, join_url: s.join_url })), watch_url: res.watch_url, creator_token: res.creator_token });
     showCreated(res, cols);
     refresh();
   } catch (err) {
@@ -202,6 +205,7 @@ async function renderList(box, tables, finished) {
     } else {
       const mine = myTables.get(t.table_id);
       links = h("td", null, h("a", { href: `/table/${id}`, class: "watch-link" }, "Watch"),
+        mine && mine.creator_token ? h("div", null, abandonButton(t.table_id, mine.creator_token, refresh)) : null,
         mine ? h("div", null, mine.seats.map(s => h("div", null, h("a", { href: s.join_url, class: "join-link", "data-seat": s.seat }, `Play seat ${s.seat}${s.name ? ` (${s.name})` : ""}`)))) : null);
     }
     rows.push(h("tr", { "data-table": t.table_id },
@@ -239,6 +243,7 @@ async function init() {
     const players = g.min_players === g.max_players ? `${g.min_players}` : `${g.min_players}–${g.max_players}`;
     $("game").appendChild(h("option", { value: g.id }, `${g.name} (${players} players)`));
   }
+  $("seed").closest(".form-row").before(clockRow());   // clocks (life.js, issue 15)
   renderOptions();
   refresh();
   setInterval(() => { if (!document.hidden) refresh(); }, 5000);

@@ -52,9 +52,9 @@ async function show(k) {
   if (data.steps !== undefined && data.steps !== steps) {
     steps = data.steps;
     $("slider").max = steps;
-    $("stepno").textContent = `${k} / ${steps}`;
   }
   if (data.seats) names = seatNames(data.seats, data.seats.length);   // the players' names (issue 15)
+  $("stepno").textContent = `${k} / ${steps}`;   // (also "0 / 0": a game resigned before any move)
   const obs = data.observation || {};
   step = k;
   shown = k;
@@ -75,7 +75,9 @@ async function show(k) {
   for (const p of view.panels(logPanel.entries, { comps, colors, names }) || []) {
     panels.appendChild(h("section", { class: `card ${p.class || ""}`, id: p.id || null }, h("h2", null, p.title || ""), p.node));
   }
-  const terminal = obs.terminal !== undefined ? obs.terminal : k >= steps;
+  // a game ended by a resignation (issue 15) is over after its last action, not at the engine's end
+  const resigned = k >= steps && data.result && data.result.resigned ? data.result.resigned : null;
+  const terminal = (obs.terminal !== undefined ? obs.terminal : k >= steps) || !!resigned;
   const final = data.result && terminal;
   $("score-card").hidden = !final;
   $("score-body").textContent = "";
@@ -86,7 +88,7 @@ async function show(k) {
   const cp = obs.current_player;
   const mv = cp !== null && cp !== undefined && cp >= 0 ? [cp] : (data.to_move || []);
   const where = view.describe(obs, comps);
-  $("where").textContent = terminal ? "Game over." :
+  $("where").textContent = resigned ? `Game over: ${names[resigned[0]] ?? `Seat ${resigned[0]}`} resigned.` : terminal ? "Game over." :
     (mv.length ? `${mv.map(p => names[p] ?? `Seat ${p}`).join(", ")}: ` : "") + where;
   $("first").disabled = $("prev").disabled = k <= 0;
   $("last").disabled = $("next").disabled = k >= steps;

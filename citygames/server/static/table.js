@@ -10,6 +10,7 @@ import { PlayersCard } from "/static/players.js";
 import { ChatPanel } from "/static/chat.js";
 import { TurnNotifier } from "/static/notify.js";
 import { showEndStats } from "/static/endstats.js";
+import { initLife, lifeUpdate } from "/static/life.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const params = new URLSearchParams(location.search);
@@ -286,7 +287,7 @@ async function onState(msg) {
   players.update(msg, { colors, names: nm, toMove: mv });
   chat.setColors(colors);
   if (notifier) notifier.update(mine && !msg.terminal, msg.terminal ? "" : view.describe(obs, comps));
-
+  lifeUpdate(msg, nm, colors);   // clocks, resign, abandon, take back, rematch (life.js)
   logPanel.settle();   // the turn card, the panels and the score card above changed the log box's height
 }
 
@@ -319,6 +320,7 @@ window.addEventListener("click", releaseSoon(0), true);           // after the c
 window.addEventListener("pointerup", releaseSoon(300), true);     // a release that makes no click
 window.addEventListener("pointercancel", releaseSoon(0), true);   // e.g. a touch that became a scroll
 
+initLife({ tableId, seat, token, send });
 conn = connectTable(tableId, seat, token, {
   onState: (m) => { if (pressed || held.length) held.push(m); else deliver(m); },
   onError: (m) => { if (!socialError(m)) onError(m); },

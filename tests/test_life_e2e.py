@@ -1,0 +1,222 @@
+"""Resign, rematch, clocks and bot takeover in a real browser (issue 15, "Tests it must have"):
+a resign in 7 Wonders Duel ends the game for the other player, who sees the final score sheet
+with the win; the rematch flow with two browser contexts (both end up seated at the new table);
+a live clock running out (a 2 s bank) and a bot taking the seat, which the player takes back; the
+lobby's Clock select and Abandon button.
+
+Starts its own ``citygames serve`` (as ``test_browser_e2e`` does, but with ``--bot-delay 0.5`` so a
+bot playing a seat taken over leaves time to take it back) and drives Debian's Chromium with
+Playwright. Screenshots go to ``test-artifacts/life_e2e/`` (git-ignored).
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+import test_browser_e2e as base
+from test_browser_e2e import _watch_errors as watch_errors
+
+ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "life_e2e"
+TIMEOUT_MS = 20000
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+pytestmark = base.pytestmark
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``citygames serve`` on a free port, a fresh SQLite file, bots waiting 0.5 s; its base URL."""
+    tmp = tmp_path_factory.mktemp("life_e2e")
+    port = base._free_port()
+    log = open(tmp / "server.log", "w")
+    cmd = [sys.executable, "-c", base.SERVE.format(tests=str(base.TESTS_DIR)), "serve", "--host", "127.0.0.1",
+           "--port", str(port), "--db", f"sqlite:///{tmp / 'life.sqlite3'}", "--bot-delay", "0.5"]
+    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 30
+        while True:
+            if proc.poll() is not None:
+                raise RuntimeError(f"the server exited: {(tmp / 'server.log').read_text()}")
+            try:
+                base._get_json(url + "/api/games")
+                break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise RuntimeError(f"the server did not start: {(tmp / 'server.log').read_text()}")
+                time.sleep(0.2)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+        log.close()
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import sync_playwright
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=base.CHROMIUM, args=base.CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+def _duel(server: str, clock: dict | None = None, second: dict | None = None) -> dict:
+    body = {"game": "seven_wonders_duel", "seed": 7,
+            "seats": [{"kind": "human", "name": "Ann"}, second or {"kind": "human", "name": "Bob"}]}
+    if clock:
+        body["clock"] = clock
+    return base.create_table(server, body)
+
+
+def _open(browser, url: str, errors: list, viewport=DESKTOP):
+    page = browser.new_context(viewport=viewport).new_page()
+    watch_errors(page, errors)
+    page.goto(url)
+    page.wait_for_selector("body[data-seq]", timeout=TIMEOUT_MS)
+    return page
+
+
+def _resign(page) -> None:
+    """Resign from the turn card: "Resign…", then the inline confirmation."""
+    page.click("#life-resign")
+    assert "The other player wins" in page.inner_text("#life-confirm-resign")
+    page.click("#life-resign-yes")
+
+
+def test_a_resign_in_duel_ends_the_game_for_the_other_player(server, browser):
+    t = _duel(server)
+    errors: list[str] = []
+    ann = _open(browser, server + t["seats"][0]["join_url"], errors)
+    bob = _open(browser, server + t["seats"][1]["join_url"], errors, PHONE)
+    ann.screenshot(path=str(ARTIFACTS / "01-resign-button.png"))
+    _resign(ann)
+    for page in (ann, bob):
+        page.wait_for_selector("body[data-terminal='true'][data-status='finished']", timeout=TIMEOUT_MS)
+    # Bob sees the final score sheet with his win, and that Ann resigned
+    overlay = bob.locator("#score-overlay")
+    assert overlay.is_visible() and "Bob wins." in overlay.inner_text()
+    assert "winner" in bob.locator("#score-overlay th.win").inner_text() and "Bob" in bob.locator("#score-overlay th.win").inner_text()
+    bob.screenshot(path=str(ARTIFACTS / "02-resign-seen-by-the-winner-phone.png"))
+    bob.click("#score-overlay button.primary:has-text('Close')")
+    assert bob.inner_text("#life-resigned") == "Ann resigned. You win."
+    assert "Ann resigned" in bob.inner_text("#life-notices")
+    assert bob.locator("#log .life-entry").last.inner_text() == "Ann resigned"   # the game log says it too
+    assert bob.locator("#score-card").is_visible() and bob.locator("#life-resign").count() == 0
+    bob.screenshot(path=str(ARTIFACTS / "03-after-resign-phone.png"), full_page=True)
+    assert ann.inner_text("#life-resigned").startswith("You resigned.")
+    res = base._get_json(f"{server}/api/tables/{t['table_id']}")
+    assert res["status"] == "finished" and res["result"]["resigned"] == [0] and res["result"]["ranking"] == [1, 0]
+    # the replay of the resigned game ends with the score sheet and says who resigned
+    ann.goto(f"{server}/replay/{t['table_id']}")
+    ann.wait_for_selector("#score-card:not([hidden]) #scoresheet", timeout=TIMEOUT_MS)
+    assert ann.inner_text("#where") == "Game over: Ann resigned."
+    ann.screenshot(path=str(ARTIFACTS / "03b-replay-of-a-resigned-game.png"))
+    assert not errors, errors
+
+
+def test_rematch_with_two_browser_contexts(server, browser):
+    t = _duel(server)
+    errors: list[str] = []
+    ann = _open(browser, server + t["seats"][0]["join_url"], errors)
+    bob = _open(browser, server + t["seats"][1]["join_url"], errors)
+    _resign(bob)
+    for page in (ann, bob):
+        page.wait_for_selector("#score-overlay .life-rematch", timeout=TIMEOUT_MS)
+    assert ann.inner_text("#score-overlay .life-rematch") == "Play again"
+    ann.screenshot(path=str(ARTIFACTS / "04-play-again.png"))
+    ann.click("#score-overlay .life-rematch")
+    ann.wait_for_url(lambda u: t["table_id"] not in u, timeout=TIMEOUT_MS)
+    ann.wait_for_selector("body[data-status='open']", timeout=TIMEOUT_MS)
+    new_id = ann.evaluate("window.citygames.last.table_id")
+    assert new_id != t["table_id"] and ann.evaluate("window.citygames.last.your_seat") == 0
+    # Bob is offered the seat on his finished table
+    offer = bob.locator("#score-overlay .life-offer")
+    offer.wait_for(timeout=TIMEOUT_MS)
+    assert offer.inner_text().startswith("Ann wants a rematch")
+    bob.screenshot(path=str(ARTIFACTS / "05-rematch-offer.png"))
+    bob.click("#score-overlay .life-offer .life-rematch")
+    bob.wait_for_url(lambda u: new_id in u, timeout=TIMEOUT_MS)
+    bob.wait_for_selector("body[data-status='open']", timeout=TIMEOUT_MS)
+    assert bob.evaluate("window.citygames.last.your_seat") == 1
+    # both seated at the new table: each sees the other connected, the same game
+    for page in (ann, bob):
+        page.wait_for_function("() => window.citygames.last.seats.every(s => s.connected)", timeout=TIMEOUT_MS)
+        assert page.evaluate("window.citygames.last.table_id") == new_id
+        assert page.evaluate("window.citygames.last.life.rematch_of") == t["table_id"]
+    assert "playing seat 1" in bob.inner_text("#role")
+    bob.screenshot(path=str(ARTIFACTS / "06-rematch-seated.png"))
+    summary = base._get_json(f"{server}/api/tables/{new_id}")
+    assert [(s["kind"], s["name"]) for s in summary["seats"]] == [("human", "Ann"), ("human", "Bob")]
+    # the creator of the rematch (Ann) may abandon it: her page offers it
+    assert ann.locator("#life-abandon").is_visible() and bob.locator("#life-abandon").count() == 0
+    assert not errors, errors
+
+
+def test_a_clock_runs_out_a_bot_takes_the_seat_and_the_player_takes_it_back(server, browser):
+    t = _duel(server, clock={"mode": "live", "bank_s": 2, "increment_s": 0},
+              second={"kind": "bot", "bot": "greedy"})
+    errors: list[str] = []
+    page = _open(browser, server + t["seats"][0]["join_url"], errors, PHONE)
+    page.wait_for_selector("#life-clocks .life-clock[data-seat='0']", timeout=TIMEOUT_MS)
+    page.screenshot(path=str(ARTIFACTS / "07-clock-running-phone.png"))
+    page.wait_for_selector("body[data-zombie='0']", timeout=TIMEOUT_MS)
+    banner = page.locator("#life-zombie")
+    assert banner.is_visible() and "A bot is playing for you" in banner.inner_text()
+    assert "Ann ran out of time: a bot plays for them" in page.inner_text("#life-notices")
+    assert "Ann ran out of time: a bot plays for them" in page.inner_text("#log")
+    assert page.inner_text("#life-clocks .life-clock[data-seat='0'] .t") == "0:00"
+    page.screenshot(path=str(ARTIFACTS / "08-bot-plays-for-you-phone.png"))
+    page.click("#life-take-back")
+    page.wait_for_selector("body[data-zombie='']", timeout=TIMEOUT_MS)
+    assert page.locator("#life-zombie").count() == 0
+    assert "Ann took their seat back from the bot" in page.inner_text("#life-notices")
+    page.screenshot(path=str(ARTIFACTS / "09-taken-back-phone.png"))
+    assert not errors, errors
+
+
+def test_the_lobby_creates_a_table_with_a_clock_and_abandons_it(server, browser):
+    errors: list[str] = []
+    page = browser.new_context(viewport=DESKTOP).new_page()
+    watch_errors(page, errors)
+    page.goto(server + "/")
+    page.wait_for_selector("#game option[value='seven_wonders_duel']", state="attached")
+    page.select_option("#game", "seven_wonders_duel")
+    page.select_option("#seat-kind-1", "human")
+    page.fill("#seat-name-0", "Ann")
+    page.select_option("#clock", "live10")
+    page.click("#create")
+    page.wait_for_selector("#created-table")
+    tid = page.get_attribute("#created-table", "data-table")
+    page.screenshot(path=str(ARTIFACTS / "10-lobby-clock.png"))
+    # the table page shows both clocks, not running until Bob has come too
+    table = browser.new_context(viewport=DESKTOP).new_page()
+    watch_errors(table, errors)
+    table.goto(server + page.get_attribute("#created-table .join-link[data-seat='0']", "href"))
+    table.wait_for_selector("#life-clocks .life-clock[data-seat='1']", timeout=TIMEOUT_MS)
+    assert table.inner_text("#life-clocks .life-clock[data-seat='0'] .t") == "10:00"
+    assert "live: 10 min + 10 s a move" in table.inner_text("#life-clocks")
+    # the lobby abandons it (this browser created it); the table page hears it
+    row = page.locator(f"tr[data-table='{tid}']")
+    row.wait_for(timeout=TIMEOUT_MS)
+    row.locator(f"[data-abandon='{tid}']").click()
+    row.locator(f"[data-abandon-yes='{tid}']").click()
+    page.wait_for_selector(f"tr[data-table='{tid}']", state="detached", timeout=TIMEOUT_MS)
+    table.wait_for_selector("body[data-status='abandoned']", timeout=TIMEOUT_MS)
+    assert "abandoned by its creator" in table.inner_text("#life-abandoned")
+    table.screenshot(path=str(ARTIFACTS / "11-abandoned.png"))
+    assert base._get_json(f"{server}/api/tables/{tid}")["status"] == "abandoned"
+    assert not errors, errors
