@@ -85,6 +85,10 @@ def test_resign_after_some_moves_names_the_player_and_replays(client):
     rec = client.get(f"/api/tables/{t['table_id']}/record").json()
     assert len(rec["actions"]) == end["seq"] >= 3
     assert client.get(f"/api/tables/{t['table_id']}/replay?step={end['seq']}").status_code == 200
+    stats = client.get(f"/api/tables/{t['table_id']}/stats")   # the end-of-game statistics stop at the resignation
+    assert stats.status_code == 200, stats.text
+    st = stats.json()
+    assert st["resigned"] == [0] and st["steps"] == end["seq"] and st["points"][-1]["label"] == "Resigned"
 
 
 def test_resign_refusals(client):

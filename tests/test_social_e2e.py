@@ -68,7 +68,10 @@ def _move(page) -> None:
     choice = page.evaluate(CHOOSE)
     assert choice is not None, "the seat is to move but nothing is clickable"
     page.click(choice["sel"])
-    if choice["menu"]:
+    commit = page.locator("#details button.commit[data-action]")
+    if commit.count():   # a touch screen: the tap only selected, the details panel commits (issue 15)
+        commit.first.click()
+    elif choice["menu"]:
         page.locator("#board .choice-menu .legal[data-action]").first.click()
     page.wait_for_function("(s) => document.body.dataset.seq !== s", arg=seq, timeout=TIMEOUT_MS)
 

@@ -94,10 +94,12 @@ def game_stats(record: dict) -> dict:
     (age, era) and ends with ``"End"`` (the final state, equal to ``final``); points are victory
     points (the game's own score, prestige in The Capitals) and each breakdown sums to its score.
     A game with no known round structure or taken counts gets only the start and the end and no counts.
+    A record with ``"resigned": [seat]`` (a game ended by a resignation) ends at the resignation: its
+    last point is labelled ``"Resigned"`` and ``"resigned"`` lists the seats (empty otherwise).
 
     Raises:
         RecordError: the record does not replay (unknown game, other version, illegal action).
-        ValueError: the record's game is not finished.
+        ValueError: the record's game is not finished (and nobody resigned).
     """
     check_record(record)
     state = replay(record, upto=0)
@@ -131,9 +133,13 @@ def game_stats(record: dict) -> dict:
     for step, entry in enumerate(record["actions"], 1):
         state.apply_entry(entry)
         scan(step)
-    if not state.is_terminal():
+    resigned = [int(p) for p in record.get("resigned") or ()]
+    if not state.is_terminal() and not resigned:
         raise ValueError("the game is not finished")
-    points.append(_point(state, n, len(record["actions"]), "End of the game", "End"))
+    # a game ended by a resignation (issue 15, lifecycle.py) stops where it was: its last point is the
+    # position at the resignation (the engine's scores then; the ranking puts the resigner last)
+    points.append(_point(state, n, len(record["actions"]), "End of the game" if not resigned else "Resigned",
+                         "End"))
     final = points[-1]
     categories: list[str] = []
     for b in final["breakdown"]:
@@ -142,7 +148,7 @@ def game_stats(record: dict) -> dict:
             "unit": bound.unit if bound else None, "points": points,
             "taken": [{"key": key, "label": label, "counts": counts[i]}
                       for i, (key, label, _) in enumerate(taken_spec)],
-            "final": {"scores": final["scores"], "breakdown": final["breakdown"]}}
+            "final": {"scores": final["scores"], "breakdown": final["breakdown"]}, "resigned": resigned}
 
 
 class StatsCache:
