@@ -790,6 +790,13 @@ class TableManager:
 
     # --- messages ------------------------------------------------------------------------------
     def state_message(self, table: Table, seat: int | None, log_from: int) -> str:
+        """The ``state`` message for ``seat`` (``None``: a spectator) with the log from ``log_from``, as
+        JSON text. Its sentences (log, legal actions, turn descriptions) name the players, not the
+        seats (issue 15, defect 4: ``named_seats``)."""
+        with named_seats(social.seat_names(table)):
+            return self._state_message(table, seat, log_from)
+
+    def _state_message(self, table: Table, seat: int | None, log_from: int) -> str:
         st = table.state
         to_move = list(st.players_to_move())
         connected = table.connected_seats()
@@ -804,8 +811,7 @@ class TableManager:
         else:
             legal = []
         events = st.log
-        with named_seats(social.seat_names(table)):   # the log names the players (issue 15, defect 4)
-            log_items = [event_json(i, events[i]) for i in range(log_from, len(events)) if events[i].visible(seat)]
+        log_items = [event_json(i, events[i]) for i in range(log_from, len(events)) if events[i].visible(seat)]
         terminal = st.is_terminal()
         chosen = chosen_seats(st)
         my_choice = None
@@ -902,7 +908,8 @@ class TableManager:
             await (social.handle_name if kind == "name" else social.handle_chat)(self, table, conn, msg)
             return
         if kind == "why":   # "why can't I do this?" on a clone, to the sender only (why.py)
-            conn.put(_dumps(why_answer(table, conn.seat, msg, conn)))
+            with named_seats(social.seat_names(table)):   # the engine's reason names the players
+                conn.put(_dumps(why_answer(table, conn.seat, msg, conn)))
             return
         if kind in lifecycle.MESSAGES:   # resign, take_back (issue 15)
             err = await lifecycle.handle(self, table, conn, msg)
@@ -965,7 +972,8 @@ class TableManager:
             mark = len(new.log)
             at = table.seq
             try:
-                apply_for(new, seat, action)
+                with named_seats(social.seat_names(table)):   # a refusal names the players (issue 15)
+                    apply_for(new, seat, action)
             except IllegalActionError as exc:
                 a = exc.action
                 if isinstance(a, Action):
