@@ -4,7 +4,7 @@ terminal, and the rules summary of ``citygames rules the_capitals``."""
 from __future__ import annotations
 
 from citygames.core.data import assumption_lines, override_lines
-from citygames.core.events import register_renderer
+from citygames.core.events import register_renderer, seat_label
 
 from .components import CUBES, NT, TRACK_NAMES, TYPE_NAMES, components
 from .steps import S_FREE, S_TOKEN, S_UPGRADE
@@ -22,6 +22,20 @@ def color_name(p) -> str:
     if p is None or p < 0:
         return "nobody"
     return components().colors[p].capitalize()
+
+
+def player_name(p) -> str:
+    """How a sentence names seat ``p``: the player's name under ``named_seats`` (issue 15, defect 4), else
+    its colour ("Green"); "nobody" for ``None`` or a negative seat."""
+    if p is None or p < 0:
+        return "nobody"
+    labels = _seat_colours()
+    return seat_label(p, labels)
+
+
+def _seat_colours() -> tuple[str, ...]:
+    c = components()
+    return tuple(col.capitalize() for col in c.colors)
 
 
 def amount(track: str, v: int) -> str:
@@ -267,8 +281,8 @@ def _loans(n: int) -> str:
 
 @_r("setup")
 def _setup(e):
-    order = ", ".join(color_name(p) for p in e.data["order"])
-    pays = ", ".join(f"{color_name(p)} ${v}" for p, v in enumerate(e.data["paid"]))
+    order = ", ".join(player_name(p) for p in e.data["order"])
+    pays = ", ".join(f"{player_name(p)} ${v}" for p, v in enumerate(e.data["paid"]))
     return f"Setup: initiative order {order}; each pays the $ above its marker ({pays})."
 
 
@@ -279,14 +293,14 @@ def _round(e):
 
 @_r("politics")
 def _politics(e):
-    return f"{color_name(e.player)} takes initiative space {e.data['space'] + 1} and pays ${e.data['paid']}{_loans(e.data['loans'])}."
+    return f"{player_name(e.player)} takes initiative space {e.data['space'] + 1} and pays ${e.data['paid']}{_loans(e.data['loans'])}."
 
 
 @_r("take")
 def _take(e):
     price = e.data["price"]
     how = f"for ${price}{_loans(e.data['loans'])}" if price else "for free"
-    return f"{color_name(e.player)} takes {_tile_name(e.data['tile'])} from the projects area {how}."
+    return f"{player_name(e.player)} takes {_tile_name(e.data['tile'])} from the projects area {how}."
 
 
 @_r("build")
@@ -300,7 +314,7 @@ def _build(e):
         bits.append("away from tiles of its type")
     pen = f", {' and '.join(bits)}" if bits else ""
     ch = changes_text(e.data["changes"])
-    return (f"{color_name(e.player)} builds {_tile_name(e.data['tile'])} at ({x}, {y}){pen}"
+    return (f"{player_name(e.player)} builds {_tile_name(e.data['tile'])} at ({x}, {y}){pen}"
             f"{_loans(e.data.get('loans', 0))}: {ch or 'no change'}.")
 
 
@@ -308,9 +322,9 @@ def _build(e):
 def _tourism(e):
     d = e.data
     lvl = f" (attraction level {d['level']})" if d.get("level") else ""
-    moved = "; ".join(f"the {color_name(col).lower()} tourist goes to {color_name(h)}" for col, h in d["moved"])
-    low = "the neutral marker is lowest" if d["lowest"] < 0 else f"{color_name(d['lowest'])} has the lowest"
-    return (f"Tourism: {color_name(e.player)} has the highest culture{lvl}; {low}. "
+    moved = "; ".join(f"the {color_name(col).lower()} tourist goes to {player_name(h)}" for col, h in d["moved"])
+    low = "the neutral marker is lowest" if d["lowest"] < 0 else f"{player_name(d['lowest'])} has the lowest"
+    return (f"Tourism: {player_name(e.player)} has the highest culture{lvl}; {low}. "
             + (moved[:1].upper() + moved[1:] + "." if moved else "Tourists stay where they are."))
 
 
@@ -326,40 +340,40 @@ def _activate(e):
     x, y = _xy(components(), d["slot"])
     how = "for free" if d.get("free") else ""
     ch = changes_text(d["changes"])
-    return f"{color_name(e.player)} activates {_tile_name(d['tile'])} at ({x}, {y}){' ' + how if how else ''}{_loans(d.get('loans', 0))}: {ch or 'no change'}."
+    return f"{player_name(e.player)} activates {_tile_name(d['tile'])} at ({x}, {y}){' ' + how if how else ''}{_loans(d.get('loans', 0))}: {ch or 'no change'}."
 
 
 @_r("no_activation")
 def _noact(e):
     rew = ", ".join(amount(k, v) for k, v in e.data["reward"].items()) if isinstance(e.data["reward"], dict) else ""
-    return f"{color_name(e.player)} makes no activation and gains {rew}."
+    return f"{player_name(e.player)} makes no activation and gains {rew}."
 
 
 @_r("end_activations")
 def _endact(e):
-    return f"{color_name(e.player)} ends the executive phase after {e.data['made']} activation{'s' if e.data['made'] != 1 else ''}."
+    return f"{player_name(e.player)} ends the executive phase after {e.data['made']} activation{'s' if e.data['made'] != 1 else ''}."
 
 
 @_r("upgrade")
 def _upgrade(e):
-    return f"{color_name(e.player)} upgrades the power plant to level {e.data['level']} (+{e.data['plant_cubes']} energy cubes)."
+    return f"{player_name(e.player)} upgrades the power plant to level {e.data['level']} (+{e.data['plant_cubes']} energy cubes)."
 
 
 @_r("upgrade_declined")
 def _updecl(e):
-    return f"{color_name(e.player)} declines a power-plant upgrade."
+    return f"{player_name(e.player)} declines a power-plant upgrade."
 
 
 @_r("upgrade_lost")
 def _uplost(e):
-    return f"{color_name(e.player)} reaches the upgrade space but no plant above level {e.data['level']} is left."
+    return f"{player_name(e.player)} reaches the upgrade space but no plant above level {e.data['level']} is left."
 
 
 @_r("token")
 def _token(e):
     from .game import _corner_xy
     x, y = _corner_xy(components(), e.data["to"])
-    return f"{color_name(e.player)} moves a construction token to corner ({x}, {y})."
+    return f"{player_name(e.player)} moves a construction token to corner ({x}, {y})."
 
 
 @_r("admin")
@@ -380,7 +394,7 @@ def _refill(e):
 @_r("expo")
 def _expo(e):
     d = e.data
-    return (f"World Expo (era {'I' * d['era']}), {color_name(e.player)}: employment {d['employment']} "
+    return (f"World Expo (era {'I' * d['era']}), {player_name(e.player)}: employment {d['employment']} "
             f"{d['employment_prestige']:+d} prestige; unemployment {d['unemployment']} {d['unemployment_prestige']:+d}; "
             f"public service {d['public_service']}: progress {d['progress']:+d}, rank {d['public_service_rank']} "
             f"{d['public_service_prestige']:+d} prestige.")
@@ -393,62 +407,62 @@ def _clear(e):
 
 @_r("final_payment")
 def _finalpay(e):
-    return f"{color_name(e.player)} pays ${e.data['paid']} for its initiative space one last time{_loans(e.data['loans'])}."
+    return f"{player_name(e.player)} pays ${e.data['paid']} for its initiative space one last time{_loans(e.data['loans'])}."
 
 
 @_r("final_scoring")
 def _finalscore(e):
     d = e.data
     left = f" ({d['cubes_left']} left)" if "cubes_left" in d else ""
-    return (f"Final scoring, {color_name(e.player)}: end-game tiles {d['end_tiles']:+d}, cubes {d['cubes']:+d}{left}, "
+    return (f"Final scoring, {player_name(e.player)}: end-game tiles {d['end_tiles']:+d}, cubes {d['cubes']:+d}{left}, "
             f"money {d['money']:+d}, culture {d['culture']:+d}, progress {d['progress']:+d} → {d['prestige']} prestige.")
 
 
 @_r("deal")
 def _deal(e):
-    return f"{color_name(e.player)} is dealt the prosperity tiles {', '.join(_tile_name(t) for t in e.data['tiles'])}."
+    return f"{player_name(e.player)} is dealt the prosperity tiles {', '.join(_tile_name(t) for t in e.data['tiles'])}."
 
 
 @_r("prosperity")
 def _prosperity(e):
-    return f"{color_name(e.player)} builds the prosperity tile {_tile_name(e.data['tile'])}{_loans(e.data.get('loans', 0))}."
+    return f"{player_name(e.player)} builds the prosperity tile {_tile_name(e.data['tile'])}{_loans(e.data.get('loans', 0))}."
 
 
 @_r("lake_reveal")
 def _lake_reveal(e):
-    return f"{color_name(e.player)} reveals {_tile_name(e.data['tile'])} and builds it as a Lake."
+    return f"{player_name(e.player)} reveals {_tile_name(e.data['tile'])} and builds it as a Lake."
 
 
 @_r("lake")
 def _lake(e):
     from .game import _xy
     x, y = _xy(components(), e.data["slot"])
-    return f"{color_name(e.player)} builds a Lake at ({x}, {y}): {changes_text(e.data['changes'])}."
+    return f"{player_name(e.player)} builds a Lake at ({x}, {y}): {changes_text(e.data['changes'])}."
 
 
 @_r("casino")
 def _casino(e):
-    return f"{color_name(e.player)}'s Casino pays for {e.data['tourists']} tourist{'s' if e.data['tourists'] != 1 else ''}."
+    return f"{player_name(e.player)}'s Casino pays for {e.data['tourists']} tourist{'s' if e.data['tourists'] != 1 else ''}."
 
 
 @_r("before_expo")
 def _before_expo(e):
     what = changes_text(e.data["changes"]) or "no change"
-    return f"Before the last World Expo, {color_name(e.player)}'s {_tile_name(e.data['tile'])}: {what}."
+    return f"Before the last World Expo, {player_name(e.player)}'s {_tile_name(e.data['tile'])}: {what}."
 
 
 @_r("end_effect")
 def _end_effect(e):
     what = changes_text(e.data["changes"]) or "no change"
-    return f"End of the game, {color_name(e.player)}'s {_tile_name(e.data['tile'])}: {what}."
+    return f"End of the game, {player_name(e.player)}'s {_tile_name(e.data['tile'])}: {what}."
 
 
 @_r("game_end")
 def _gameend(e):
     d = e.data
     winner = d["ranking"][0]
-    scores = ", ".join(f"{color_name(p)} {d['scores'][p]}" for p in d["ranking"])
-    return f"Game over: {color_name(winner)} wins and hosts the World Expo ({scores})."
+    scores = ", ".join(f"{player_name(p)} {d['scores'][p]}" for p in d["ranking"])
+    return f"Game over: {player_name(winner)} wins and hosts the World Expo ({scores})."
 
 
 # --- the board for the terminal -----------------------------------------------------------------
