@@ -122,6 +122,80 @@ def _loans_note(state, p, amount_: int) -> str:
     return f"; {k} loan{'s' if k > 1 else ''}: {k * state.c.loan_prestige} prestige"
 
 
+#: the action kinds whose gains ``capped_gains`` works out
+_GAINING = frozenset(("activate", "free_activate", "place", "place_lake", "no_activation_reward", "end_activations"))
+
+
+def capped_gains(state, a) -> list[dict]:
+    """The gains of action ``a`` (legal now) that would not apply in full, worked out on a clone.
+
+    Issue 15, defect 5: "activate City Hall → +1 employment" with population 0 gains nothing, and the
+    player must see that before the click. Each item: ``{"track": name, "wanted": +N, "applied": M,
+    "why": "population" | "track end"}`` (``applied`` < ``wanted``: employment never exceeds population;
+    a marker stops on its track's last space), plus ``"overflow": "+3 energy cubes"`` when the track's
+    red-arrow overflow applies instead. Covers
+    activations (paid or free), building the pending tile, placing a Lake and the no-activation
+    reward; ``[]`` for other actions or when everything applies. Only visible information is used
+    (no card is drawn), so the answer is the same for every viewer.
+    """
+    kind = a.kind
+    if kind not in _GAINING:
+        return []
+    from . import building, executive, prosperity
+    from .tracks import C_TILES, gain, recording_caps
+    p = state.player
+    c = state.c
+    sim = state.clone()
+    with recording_caps() as log:
+        if kind in ("activate", "free_activate"):
+            if a.arg not in sim.city[p]:
+                return []
+            executive.activate_effect(sim, p, a.arg, free=kind == "free_activate")
+        elif kind == "place":
+            if sim.pending_tile < 0:
+                return []
+            building.build(sim, p, sim.pending_tile, a.arg)
+        elif kind == "place_lake":
+            if sim.pending_tile < 0:
+                return []
+            prosperity.place_lake(sim, a.arg)
+        elif kind == "no_activation_reward":
+            gain(sim, p, c.no_activation_rewards[a.arg], C_TILES, set())
+        else:   # end_activations: with one reward and no activation made, the reward comes at once
+            if state.activations_made or len(c.no_activation_rewards) != 1:
+                return []
+            gain(sim, p, c.no_activation_rewards[0], C_TILES, set())
+    out: dict[int, dict] = {}
+    for _phase, seat, tr, wanted, applied, why in log:
+        if seat != p:
+            continue
+        d = out.setdefault(tr, {"track": TRACK_NAMES[tr], "wanted": 0, "applied": 0, "why": why})
+        if why == "track end" and c.overflow_high[tr] and "overflow" not in d:
+            d["overflow"] = gains_text(c.overflow_high[tr])
+        d["wanted"] += wanted
+        d["applied"] += max(applied, 0)
+        if why == "population":
+            d["why"] = why
+    return list(out.values())
+
+
+def caps_text(caps: list[dict]) -> str:
+    """``capped_gains`` in words: ``"+0 employment: capped by population"``,
+    ``"+0 public service: capped at the track's end, overflow +3 energy cubes"``; ``""`` for none."""
+    parts = []
+    for d in caps:
+        why = "capped by population" if d["why"] == "population" else "capped at the track's end"
+        of = f" of {amount(d['track'], d['wanted'])}" if d["applied"] else ""
+        over = f", overflow {d['overflow']}" if d.get("overflow") else ""
+        parts.append(f"{amount(d['track'], d['applied'])}{of}: {why}{over}")
+    return "; ".join(parts)
+
+
+def _with_caps(state, a, text: str) -> str:
+    note = caps_text(capped_gains(state, a))
+    return f"{text} ({note})" if note else text
+
+
 def describe_action(state, a) -> str:
     """The action in the current context: what it costs and what rule it breaks."""
     game = state.game
@@ -150,7 +224,7 @@ def describe_action(state, a) -> str:
             notes.append("not next to a tile of its type (rule B)")
         pen = (ra + rb) * c.placement_penalty
         extra = f" — {' and '.join(notes)}: {pen} prestige" if notes else ""
-        return f"build {c.tiles[state.pending_tile].name} at ({x}, {y}){extra}"
+        return _with_caps(state, a, f"build {c.tiles[state.pending_tile].name} at ({x}, {y}){extra}")
     if kind in ("activate", "free_activate"):
         x, y = game.xy(a.arg)
         sid = state.city[p].get(a.arg)
@@ -158,9 +232,10 @@ def describe_action(state, a) -> str:
             return str(a)
         tile = c.tiles[sid]
         if kind == "free_activate":
-            return f"activate {tile.name} at ({x}, {y}) for free"
+            return _with_caps(state, a, f"activate {tile.name} at ({x}, {y}) for free")
         cost = state.activation_cost(p, a.arg)
-        return f"activate {tile.name} at ({x}, {y}) for {cost} cube{'s' if cost != 1 else ''}: {activation_text(tile)}"
+        return _with_caps(state, a, f"activate {tile.name} at ({x}, {y}) for {cost} cube{'s' if cost != 1 else ''}: "
+                                    f"{activation_text(tile)}")
     if kind == "tourist":
         sl = state.tourist_slot[state.tourist_index(a.arg)]
         where = "beside the city" if sl < 0 else f"from {c.tiles[state.city[p][sl]].name}"
@@ -172,10 +247,11 @@ def describe_action(state, a) -> str:
         rewards = c.no_activation_rewards
         if state.activations_made == 0 and rewards:
             choice = " or ".join(gains_text(r) for r in rewards)
-            return f"end activations without activating ({'then choose ' if len(rewards) > 1 else ''}{choice})"
+            return _with_caps(state, a, f"end activations without activating "
+                                        f"({'then choose ' if len(rewards) > 1 else ''}{choice})")
         return "end activations"
     if kind == "no_activation_reward":
-        return f"no activation this phase: take {gains_text(c.no_activation_rewards[a.arg])}"
+        return _with_caps(state, a, f"no activation this phase: take {gains_text(c.no_activation_rewards[a.arg])}")
     if kind == "resolve_effect":
         x, y = game.xy(a.arg)
         sid = state.city[p].get(a.arg)
@@ -200,7 +276,7 @@ def describe_action(state, a) -> str:
         return f"build a Lake, revealing {tile.name} (+2 energy cubes, any slot next to the city)"
     if kind == "place_lake":
         x, y = game.xy(a.arg)
-        return f"build the Lake at ({x}, {y})"
+        return _with_caps(state, a, f"build the Lake at ({x}, {y})")
     return str(a)
 
 
@@ -527,6 +603,9 @@ def action_json(state, a) -> dict:
     p = state.player
     d = {"id": a.id, "kind": a.kind, "arg": a.arg, "text": describe_action(state, a)}
     kind = a.kind
+    caps = capped_gains(state, a)
+    if caps:    # issue 15, defect 5: the gains as they will apply, before the click
+        d["capped"] = caps
     if kind == "initiative":
         d["space"] = a.arg + 1
         d["cost"] = state.politics_cost(p, a.arg)
