@@ -422,12 +422,25 @@ def _activate(e):
 @_r("no_activation")
 def _noact(e):
     rew = ", ".join(amount(k, v) for k, v in e.data["reward"].items()) if isinstance(e.data["reward"], dict) else ""
-    return f"{player_name(e.player)} makes no activation and gains {rew}."
+    why = f" ({e.data['why']})" if e.data.get("why") else ""
+    return f"{player_name(e.player)} makes no activation{why} and gains {rew}."
+
+
+@_r("extra_build_lost")
+def _extra_lost(e):
+    return f"{player_name(e.player)}'s Financial District owes one more build, but the projects area is empty."
+
+
+@_r("cannot_activate")
+def _cannot(e):
+    return f"{player_name(e.player)} cannot activate anything ({e.data['why']})."
 
 
 @_r("end_activations")
 def _endact(e):
-    return f"{player_name(e.player)} ends the executive phase after {e.data['made']} activation{'s' if e.data['made'] != 1 else ''}."
+    why = f" ({e.data['why']})" if e.data.get("why") else ""
+    return (f"{player_name(e.player)} ends the executive phase after {e.data['made']} "
+            f"activation{'s' if e.data['made'] != 1 else ''}{why}.")
 
 
 @_r("upgrade")
