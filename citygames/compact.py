@@ -1,0 +1,113 @@
+"""A compact view of a game for an 80 x 24 terminal (issue 15, defect 9).
+
+``citygames play`` shows it instead of the full board (``render_text``) when the terminal is small
+(``--layout auto``) or when asked (``--layout compact``); the full board stays one key away (``b``).
+The summary is a few plain-text lines made from the seat's observation (so it shows nothing the
+seat may not see): the round and the decision, one line per player with the numbers that matter,
+and the game's shared board in brief. ``compact_lines`` knows the four games; for another game it
+returns ``None`` and the caller shows the full board.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from typing import Callable
+
+#: at most this many characters per line
+WIDTH = 80
+
+
+def _fit(lines: list[str], width: int) -> list[str]:
+    out = []
+    for line in lines:
+        out.extend(textwrap.wrap(line, width, subsequent_indent="  ") or [""])
+    return out
+
+
+def _mark(seat: int, current, viewer) -> str:
+    return (">" if seat == current else " ") + ("*" if seat == viewer else " ")
+
+
+def _capitals(state, seat) -> list[str]:
+    o = state.observation(seat)
+    c = state.game.components
+    name = {t.id: t.name for t in c.tiles}
+    lines = [f"Round {o['round']} (era {'I' * o['era']}), {o['phase']}: {o['step']}"]
+    cur = o["current_player"]
+    for p in o["players"]:
+        plant = p["plant"]
+        lines.append(f"{_mark(p['seat'], cur, seat)}{p['color'].capitalize():<6} ${p['money']:<2} "
+                     f"culture {p['culture']} employment {p['employment']}/{p['population']} "
+                     f"service {p['public_service']:+d} progress {p['progress']} cubes {plant['cubes']}"
+                     + (f" prestige {p['prestige']}" if p.get("prestige") is not None else ""))
+    rows = [f"${price}: " + (", ".join(name[t] for t in row) or "-")
+            for price, row in zip(o["row_prices"], o["projects"])]
+    lines.append("Projects " + " | ".join(rows))
+    return lines
+
+
+def _duel(state, seat) -> list[str]:
+    o = state.observation(seat)
+    c = state.game.components
+    lines = [(f"Age {'I' * o['age']}" if o["age"] else "Wonder draft") + f": {o['decision']}"]
+    cur = o["current_player"]
+    for p in o["players"]:
+        cards = ", ".join(f"{v} {k}" for k, v in p["colors"].items() if v)
+        built = sum(1 for w in p["wonders"] if w["built"])
+        lines.append(f"{_mark(p['seat'], cur, seat)}{p['name']:<6} {p['coins']:>2} coins  {p['score']:>2} VP  "
+                     + (f"wonders {built}/{len(p['wonders'])}  " if p["wonders"] else "")
+                     + f"tokens {len(p['tokens'])}  "
+                     f"science symbols {len(set(p['science']))}")
+        lines.append(f"    cards: {cards or 'none'}")
+    pawn = o["conflict"]["pawn"]
+    where = "centre" if pawn == 0 else f"{abs(pawn)} toward {o['players'][1 if pawn > 0 else 0]['name']}'s capital"
+    lines.append(f"Conflict pawn: {where}")
+    free = [c.cards[s["card"]].name for s in o["structure"]
+            if s.get("accessible") and s.get("face_up") and not s.get("taken") and s.get("card") is not None]
+    if free:
+        lines.append("Accessible: " + ", ".join(free))
+    return lines
+
+
+def _quadropolis(state, seat) -> list[str]:
+    o = state.observation(seat)
+    lines = [f"Round {o['round']}/{o['rounds']}, turn {o['turn'] + 1}/{o['turns']}: {o['decision']}"]
+    cur = o["current_player"]
+    names = {p["seat"]: p["name"] for p in o["players"]}
+    for p in o["players"]:
+        arch = ",".join(map(str, p["architects"])) if p.get("architects") is not None else "-"
+        lines.append(f"{_mark(p['seat'], cur, seat)}{p['name']:<7} score {p['score']:>3}  inhabitants "
+                     f"{p['inhabitants']:>2}  energy {p['energy']:>2}  architects {arch:<7}  "
+                     f"empty {p['empty_spaces']}")
+    lines.append(f"Mayor: {names.get(o['mayor'], '-')}; construction site: "
+                 f"{sum(1 for q in o['site'] if q['tile'] is not None)} buildings left (b shows it)")
+    return lines
+
+
+def _btc(state, seat) -> list[str]:
+    o = state.observation(seat)
+    lines = [f"Round {o['round']}, turn {o['turn'] + 1}/{o['turns']}: {o['decision']}",
+             "  (a player's score is its lower city's)"]
+    cur = o["current_player"]
+    cities = o["cities"]
+    for p in o["players"]:
+        left, right = cities[p["left"]], cities[p["right"]]
+        lines.append(f"{_mark(p['seat'], cur, seat)}{p['name']:<7} score {p['score']:>3}   "
+                     f"left: city {p['left'] + 1} {left['score']:>3}  right: city {p['right'] + 1} {right['score']:>3}")
+    tiles = [f"{i + 1}: {sum(1 for x in city['cells'] if x)}" for i, city in enumerate(cities)]
+    lines.append("Tiles per city: " + ", ".join(tiles))
+    return lines
+
+
+_SUMMARIES: dict[str, Callable] = {"the_capitals": _capitals, "seven_wonders_duel": _duel,
+                                   "quadropolis": _quadropolis, "between_two_cities": _btc}
+
+
+def compact_lines(state, seat, width: int = WIDTH) -> list[str] | None:
+    """The compact view of ``state`` as ``seat`` (``None``: a spectator) sees it: plain lines of at
+    most ``width`` characters (long ones wrapped), about 6 to 9 of them; ``None`` for a game without
+    a compact view. ``>`` marks the player to move, ``*`` the viewer."""
+    fn = _SUMMARIES.get(state.game.info.id)
+    if fn is None:
+        return None
+    return _fit(fn(state, seat), width)
