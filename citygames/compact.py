@@ -75,13 +75,41 @@ def _quadropolis(state, seat) -> list[str]:
     cur = o["current_player"]
     names = {p["seat"]: p["name"] for p in o["players"]}
     for p in o["players"]:
-        arch = ",".join(map(str, p["architects"])) if p.get("architects") is not None else "-"
+        arch = f"architects {','.join(map(str, p['architects'])):<7}  " if p.get("architects") else ""
         lines.append(f"{_mark(p['seat'], cur, seat)}{p['name']:<7} score {p['score']:>3}  inhabitants "
-                     f"{p['inhabitants']:>2}  energy {p['energy']:>2}  architects {arch:<7}  "
-                     f"empty {p['empty_spaces']}")
+                     f"{p['inhabitants']:>2}  energy {p['energy']:>2}  {arch}empty {p['empty_spaces']}")
+    if isinstance(o.get("pool"), dict):
+        lines.append("Shared architects: " + ", ".join(f"#{k} x{v}" for k, v in sorted(o["pool"].items()) if v))
+    me = seat if seat is not None else cur
+    if me is not None:
+        lines.extend(_quadropolis_city(o["players"][me]["city"], "your" if me == seat else f"{names[me]}'s"))
     lines.append(f"Mayor: {names.get(o['mayor'], '-')}; construction site: "
                  f"{sum(1 for q in o['site'] if q['tile'] is not None)} buildings left (b shows it)")
     return lines
+
+
+_QTYPE = {"tower": "Tw", "shop": "Sh", "public": "PS", "park": "Pk", "factory": "Fa", "harbour": "Hb",
+          "office": "Of", "monument": "Mo"}
+
+
+def _quadropolis_city(city: list[dict], whose: str) -> list[str]:
+    """A Quadropolis city in two or three lines: its rows side by side, each space a type code and
+    the floors (``Sh2``: a shop 2 floors high; ``.``: empty), then the codes used."""
+    rows: dict[int, list[str]] = {}
+    used = set()
+    for sp in city:
+        code = "."
+        if sp["tile"] is not None and sp["type"]:
+            code = _QTYPE.get(sp["type"], sp["type"][:2].capitalize()) + str(sp["height"])
+            used.add(sp["type"])
+        rows.setdefault(sp["row"], []).append(code)
+    cells = [f"r{r + 1}: " + " ".join(f"{c:<3}" for c in rows[r]) for r in sorted(rows)]
+    half = (len(cells) + 1) // 2
+    out = [f"{whose.capitalize()} city  " + "   ".join(cells[:half]).rstrip(),
+           " " * (len(whose) + 7) + "   ".join(cells[half:]).rstrip()]
+    if used:
+        out.append("  (" + ", ".join(f"{_QTYPE.get(t, t[:2].capitalize())} {t}" for t in sorted(used)) + ")")
+    return out
 
 
 def _btc(state, seat) -> list[str]:

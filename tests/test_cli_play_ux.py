@@ -13,7 +13,8 @@ from click.testing import CliRunner
 from citygames.cli import main
 from citygames.core import load_record, replay
 
-GAMES = [("the_capitals", 3), ("seven_wonders_duel", 2), ("quadropolis", 2), ("between_two_cities", 3)]
+GAMES = [("the_capitals", 3), ("the_capitals", 5), ("seven_wonders_duel", 2), ("quadropolis", 2),
+         ("between_two_cities", 3), ("between_two_cities", 7)]
 RULE = re.compile(r"^─+ .* to move.* ─+$")
 
 
