@@ -89,3 +89,17 @@ def test_refusals_and_turn_descriptions_name_the_players(game_id, n, seed):
             checked += 1
         random_move(state, rng)
     assert checked
+
+
+def test_the_duel_choice_of_who_starts_names_the_players():
+    game = load_game("seven_wonders_duel")
+    state = game.new_initial_state(7)
+    rng = Rng(7)
+    while not any(a.kind == "start" for a in state.legal_actions()):
+        random_move(state, rng)
+    starts = [a for a in state.legal_actions() if a.kind == "start"]
+    assert [state.action_to_string(a) for a in starts] == ["North starts the next age", "South starts the next age"]
+    with named_seats(["Annabel", "Bartholomew"]):
+        assert [state.action_to_string(a) for a in starts] == ["Annabel starts the next age",
+                                                               "Bartholomew starts the next age"]
+        assert [game.action_json(state, a)["text"] for a in starts][0] == "Annabel starts the next age"

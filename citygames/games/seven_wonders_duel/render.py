@@ -133,6 +133,8 @@ def describe_action(s, a) -> str:
     if k == "draft":
         w = c.wonders[a.arg]
         return f"take {w.name} (cost {cost_text(0, w.cost)}; {wonder_effect_text(a.arg, c)})"
+    if k == "start":    # the player's name under named_seats (issue 15, defect 4)
+        return f"{seat_label(a.arg, SEAT_NAMES)} starts the next age"
     return a.text
 
 
