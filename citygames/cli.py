@@ -410,8 +410,8 @@ def _load_resume(path: str, game_id: str | None) -> _Resumed:
 def _compact_wanted(layout: str, game: Game) -> bool:
     """Whether ``play`` shows the compact view: ``--layout compact``, or ``auto`` with a terminal
     smaller than the full board needs (120 columns x 60 lines), for a game that has a compact view."""
-    from citygames.compact import _SUMMARIES
-    if game.info.id not in _SUMMARIES or layout == "full":
+    from citygames.compact import has_compact
+    if not has_compact(game.info.id) or layout == "full":
         return False
     if layout == "compact":
         return True
@@ -518,7 +518,8 @@ def _human_turn(console, game: Game, state: State, player: int, who: dict[int, s
                 raise click.Abort()
             continue
         if low == "b":
-            console.print(_render(game, state, player, max(console.width, 100)))
+            import shutil
+            console.print(_render(game, state, player, shutil.get_terminal_size((console.width, 24)).columns))
             continue
         if low == "l":
             _print_log(console, state.log_for(player, 0))

@@ -131,6 +131,11 @@ _SUMMARIES: dict[str, Callable] = {"the_capitals": _capitals, "seven_wonders_due
                                    "quadropolis": _quadropolis, "between_two_cities": _btc}
 
 
+def has_compact(game_id: str) -> bool:
+    """Whether game ``game_id`` has a compact view (``compact_lines`` does not return ``None``)."""
+    return game_id in _SUMMARIES
+
+
 def compact_lines(state, seat, width: int = WIDTH) -> list[str] | None:
     """The compact view of ``state`` as ``seat`` (``None``: a spectator) sees it: plain lines of at
     most ``width`` characters (long ones wrapped), about 6 to 9 of them; ``None`` for a game without

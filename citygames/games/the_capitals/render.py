@@ -555,13 +555,16 @@ def _gameend(e):
 
 
 # --- the board for the terminal -----------------------------------------------------------------
-def render_text(state, seat) -> str:
+def render_text(state, seat, width: int | None = None) -> str:
     """The board as rich-markup text: tracks, initiative, projects area and each city as a grid,
-    laid out for the terminal's width (at least 100 columns)."""
+    laid out for ``width`` columns (default: the terminal's width, at least 100; the player table
+    keeps its own width, about 110 columns)."""
     import shutil
 
     from .board_text import board_text
-    return board_text(state, seat, width=max(100, shutil.get_terminal_size((120, 40)).columns))
+    if width is None:
+        width = max(100, shutil.get_terminal_size((120, 40)).columns)
+    return board_text(state, seat, width=width)
 
 
 # --- rules summary ------------------------------------------------------------------------------
