@@ -286,6 +286,9 @@ def play(ctx, game_id, players, humans, bots, seed, save, resume, layout) -> Non
     """
     resumed = None
     if resume:
+        if players is not None or ctx.args:
+            raise click.UsageError("--resume takes the game's options from the record: give no --players "
+                                   "or game options with it")
         resumed = _load_resume(resume, game_id)
         game = resumed.game
         game_id = game.info.id

@@ -132,3 +132,10 @@ def test_resume_refuses_a_finished_game_and_another_game(tmp_path):
 def test_play_without_a_game_or_resume_is_a_usage_error():
     result = _run("play")
     assert result.exit_code == 2 and "--resume" in result.output
+
+
+def test_resume_takes_the_options_from_the_record(tmp_path):
+    save = tmp_path / "q.json"
+    _run("play", "quadropolis", "-p", 2, "--human", 0, "--bots", "random", "--seed", 2, "--save", save, input="1\n")
+    result = _run("play", "--resume", save, "-p", 3)
+    assert result.exit_code == 2 and "options from the record" in result.output
