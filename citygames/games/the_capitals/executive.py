@@ -271,35 +271,47 @@ def why_no_activation(s, p: int) -> str:
     left"``, ``"no tile with an activation effect"``, or ``"nothing affordable: "`` and the reasons:
     up to two tiles whose activation would lose what the city lacks (``"Hotel needs 1 culture to
     lose"``), then the cheapest activation in energy cubes (``"City Hall needs 2 energy cubes, the
-    plant holds 1"``)."""
+    plant holds 1"``). Runs once per executive turn that ends by itself, so it stays cheap: the
+    sentence parts are made only for the tiles named."""
     if s.activations_left <= 0:
         return "no activation left"
     tiles = s.c.tiles
     city = s.city[p]
-    t = s.tracks
-    base = p * NT
-    have = t[base + CUBES]
     lacking = []
-    cheapest = None
-    for slot in sorted(city):
-        tile = tiles[city[slot]]
+    cheapest_cost = cheapest_slot = -1
+    on = dict(s.cubes_on[p])     # cubes and tourists on each tile: activation_cost without its loop per tile
+    for k in range(len(s.tourist_host)):
+        if s.tourist_host[k] == p and s.tourist_slot[k] >= 0:
+            on[s.tourist_slot[k]] = on.get(s.tourist_slot[k], 0) + 1
+    for slot, x in city.items():
+        tile = tiles[x]
         if tile.cubes < 0:
             continue
-        if not can_lose(s, p, tile.act_cost):
-            short = [f"{amt} {TRACK_NAMES[tr].replace('_', ' ')}" for tr, amt in tile.act_cost
-                     if tr != MONEY and t[base + tr] - amt < s.c.track_min[tr]]
-            lacking.append(f"{tile.name} needs {' and '.join(short)} to lose")
+        if tile.act_cost and not can_lose(s, p, tile.act_cost):
+            lacking.append(slot)
             continue
-        cost = activation_cost(s, p, slot)
-        if cheapest is None or cost < cheapest[0]:
-            cheapest = (cost, tile.name, len(usable_tourists(s, p, slot)))
-    if not lacking and cheapest is None:
+        cost = tile.cubes + on.get(slot, 0) + 1
+        if cheapest_slot < 0 or cost < cheapest_cost or (cost == cheapest_cost and slot < cheapest_slot):
+            cheapest_cost, cheapest_slot = cost, slot
+    if not lacking and cheapest_slot < 0:
         return "no tile with an activation effect"
-    parts = lacking[:2] + ([f"{len(lacking) - 2} more"] if len(lacking) > 2 else [])
-    if cheapest is not None:
-        cost, name, tourists = cheapest
+    t = s.tracks
+    base = p * NT
+    lo = s.c.track_min
+    parts = []
+    lacking.sort()
+    for slot in lacking[:2]:
+        tile = tiles[city[slot]]
+        short = [f"{amt} {TRACK_NAMES[tr].replace('_', ' ')}" for tr, amt in tile.act_cost
+                 if tr != MONEY and t[base + tr] - amt < lo[tr]]
+        parts.append(f"{tile.name} needs {' and '.join(short)} to lose")
+    if len(lacking) > 2:
+        parts.append(f"{len(lacking) - 2} more")
+    if cheapest_slot >= 0:
+        tourists = len(usable_tourists(s, p, cheapest_slot))
         plus = f", with {tourists} usable tourist{'s' if tourists != 1 else ''}" if tourists else ""
-        parts.append(f"{name} needs {cost} energy cube{'s' if cost != 1 else ''}, the plant holds {have}{plus}")
+        parts.append(f"{tiles[city[cheapest_slot]].name} needs {cheapest_cost} energy "
+                     f"cube{'s' if cheapest_cost != 1 else ''}, the plant holds {t[base + CUBES]}{plus}")
     return "nothing affordable: " + "; ".join(parts)
 
 
