@@ -263,21 +263,47 @@ def games_cmd() -> None:
 
 
 @main.command(context_settings=GAME_OPTIONS)
-@click.argument("game_id", metavar="GAME")
+@click.argument("game_id", metavar="[GAME]", required=False)
 @click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
 @click.option("--human", "humans", type=int, multiple=True,
               help="a seat played at this terminal (repeatable); none: bots only")
 @click.option("--bots", default="greedy", show_default=True,
               help="bots for the other seats in seat order, comma-separated; the last repeats")
 @click.option("--seed", type=int, help="game seed (default: random, printed)")
-@click.option("--save", type=click.Path(dir_okay=False), help="write the game record here")
+@click.option("--save", type=click.Path(dir_okay=False),
+              help="write the game record here after every move (resume it with --resume)")
+@click.option("--resume", type=click.Path(dir_okay=False),
+              help="continue the game saved in this record (its game, options, seed, moves and seats)")
+@click.option("--layout", type=click.Choice(["auto", "compact", "full"]), default="auto", show_default=True,
+              help="compact: a summary that fits 80x24 (b shows the full board); full: the whole board; "
+                   "auto: compact unless the terminal has room for the board")
 @click.pass_context
-def play(ctx, game_id, players, humans, bots, seed, save) -> None:
+def play(ctx, game_id, players, humans, bots, seed, save, resume, layout) -> None:
     """Play GAME in the terminal against bots (or watch bots play).
 
-    Extra --name[=value] arguments are game options.
+    Extra --name[=value] arguments are game options. At a prompt: a number plays that choice, b shows
+    the full board, l the whole log so far, n the next page of a long menu, q asks before quitting.
     """
-    game = load_cli_game(game_id, players, ctx.args)
+    resumed = None
+    if resume:
+        if players is not None or ctx.args:
+            raise click.UsageError("--resume takes the game's options from the record: give no --players "
+                                   "or game options with it")
+        resumed = _load_resume(resume, game_id)
+        game = resumed.game
+        game_id = game.info.id
+        saved_seats = resumed.record.get("terminal") or {}
+        if not humans and isinstance(saved_seats.get("humans"), list):
+            humans = tuple(h for h in saved_seats["humans"] if isinstance(h, int))
+        if ctx.get_parameter_source("bots") != click.core.ParameterSource.COMMANDLINE \
+                and isinstance(saved_seats.get("bots"), str):
+            bots = saved_seats["bots"]
+        seed = resumed.record["seed"]
+        save = save or resume
+    else:
+        if not game_id:
+            raise click.UsageError("give a GAME to play, or --resume FILE")
+        game = load_cli_game(game_id, players, ctx.args)
     n = game.num_players
     humans = list(humans)
     for h in humans:
@@ -301,29 +327,46 @@ def play(ctx, game_id, players, humans, bots, seed, save) -> None:
         who[s] = name
     for h in humans:
         who[h] = "you" if len(humans) == 1 else "human"
+    seats_info = {"humans": humans, "bots": bots}
 
     console = _console()
+    compact = _compact_wanted(layout, game)
+    if compact:
+        console.width = min(console.width, 80)
     console.print(f"{game.info.name}: seed {seed}; "
                   + ", ".join(_seat_label(s, who, game) for s in range(n)), markup=False)
-    state = game.new_initial_state(seed=seed)
-    log_pos = {h: 0 for h in humans}
+    if resumed is not None:
+        state = resumed.state
+        console.print(f"Resumed from {resume} after {plural(len(state.history), 'action')}.", markup=False,
+                      soft_wrap=True)
+    else:
+        state = game.new_initial_state(seed=seed)
+    start = len(state.log) if resumed is not None else 0
+    log_pos = {h: start for h in humans}
     spectator_pos = 0
+    view = _View(compact)
     try:
         while not state.is_terminal():
             player = state.players_to_move()[0]
             bot = bot_objs.get(player)
             if bot is not None:
                 state.apply_action(bot.step(state, player), player=player)
+                if save:
+                    _save(console, state, save, seats_info, quiet=True)
                 if not humans:
                     _print_log(console, state.log_for(None, spectator_pos), prefix="")
                     spectator_pos = len(state.log)
                 continue
-            _human_turn(console, game, state, player, who, log_pos)
+            _human_turn(console, game, state, player, who, log_pos, view)
+            if save:
+                _save(console, state, save, seats_info, quiet=True)
     except (click.Abort, KeyboardInterrupt, EOFError):
         console.print()
         console.print(f"You left the game after {plural(len(state.history), 'action')}.", markup=False)
         if save:
-            _save(console, state, save)
+            _save(console, state, save, seats_info, quiet=True)
+            console.print(f"The game is saved in {save}; continue it with: citygames play --resume {save}",
+                          markup=False, soft_wrap=True)
         ctx.exit(0)
 
     console.rule("Game over")
@@ -333,39 +376,161 @@ def play(ctx, game_id, players, humans, bots, seed, save) -> None:
         _print_log(console, state.log_for(None, min(log_pos.values())))
     else:
         _print_log(console, state.log_for(None, spectator_pos), prefix="")
-    console.print(_render(game, state, None, console.width))
+    if not compact:
+        console.print(_render(game, state, None, console.width))
     _print_outcome(console, state, who)
     if save:
-        _save(console, state, save)
+        _save(console, state, save, seats_info)
 
 
-def _save(console, state: State, path: str) -> None:
+class _Resumed:
+    """A record read back for ``play --resume``: the record, its game and the state it replays to."""
+
+    def __init__(self, record: dict, state: State):
+        self.record = record
+        self.state = state
+        self.game = state.game
+
+
+def _load_resume(path: str, game_id: str | None) -> _Resumed:
+    """Read and replay the record at ``path`` for ``play --resume``; ``click.BadParameter`` (exit 2)
+    with a one-line reason when it cannot be read, is no record, does not replay, or is of another
+    game than ``game_id`` (when given)."""
     try:
-        save_record(state.record(), path)
+        record = load_record(path)
+        state = replay(record)
+    except (RecordError, TypeError, ValueError, KeyError) as exc:
+        msg = str(exc).splitlines()[0] if str(exc) else repr(exc)
+        raise click.BadParameter(f"{path} cannot be resumed: {msg}", param_hint="--resume") from None
+    if game_id and game_id != record["game"]:
+        raise click.BadParameter(f"{path} holds a game of {record['game']}, not {game_id}", param_hint="--resume")
+    if state.is_terminal():
+        raise click.BadParameter(f"the game in {path} is over (citygames replay {path} shows it)",
+                                 param_hint="--resume")
+    return _Resumed(record, state)
+
+
+def _compact_wanted(layout: str, game: Game) -> bool:
+    """Whether ``play`` shows the compact view: ``--layout compact``, or ``auto`` with a terminal
+    smaller than the full board needs (120 columns x 60 lines), for a game that has a compact view."""
+    from citygames.compact import has_compact
+    if not has_compact(game.info.id) or layout == "full":
+        return False
+    if layout == "compact":
+        return True
+    import shutil
+    size = shutil.get_terminal_size((80, 24))
+    return size.columns < 120 or size.lines < 60
+
+
+class _View:
+    """How ``_human_turn`` shows a frame: compact or full, and the menu page shown."""
+
+    def __init__(self, compact: bool):
+        self.compact = compact
+
+
+def _save(console, state: State, path: str, seats: dict | None = None, quiet: bool = False) -> None:
+    record = state.record()
+    if seats is not None:
+        record["terminal"] = seats     # who plays what, for --resume
+    try:
+        save_record(record, path)
     except OSError as exc:
         raise click.ClickException(f"cannot write the record to {path}: {exc}") from None
-    console.print(f"Record saved to {path}.", markup=False)
+    if not quiet:
+        console.print(f"Record saved to {path}.", markup=False)
+
+
+#: lines of a compact frame: the terminal's height (at most 24 counted on)
+_FRAME_LINES = 24
+#: log lines a compact frame shows at most
+_LOG_LINES = 5
+
+
+def _wrapped(text: str, width: int) -> list[str]:
+    import textwrap
+    return textwrap.wrap(text, width, subsequent_indent="    ") or [""]
 
 
 def _human_turn(console, game: Game, state: State, player: int, who: dict[int, str],
-                log_pos: dict[int, int]) -> None:
-    """Show ``player``'s view, read a valid choice and apply it. ``click.Abort`` on EOF/Ctrl-C."""
+                log_pos: dict[int, int], view: _View | None = None) -> None:
+    """Show ``player``'s view, read a valid choice and apply it. ``click.Abort`` on EOF/Ctrl-C or a
+    confirmed ``q``. Compact view (issue 15, defect 9): a summary, the last log lines and one page of
+    the menu, 24 lines in all; ``b`` prints the full board, ``l`` the whole log, ``n`` the next page."""
     from rich.markup import escape
-    console.rule(f"{_seat_label(player, {}, game)} to move" + (" (you)" if who.get(player) == "you" else ""))
-    console.print(_render(game, state, player, console.width))
-    new = state.log_for(player, log_pos[player])
-    if new:
-        console.print("[bold]So far:[/bold]" if log_pos[player] == 0 else "[bold]Since your last move:[/bold]")
-        _print_log(console, new)
-    log_pos[player] = len(state.log)
+    view = view or _View(False)
+    me = " (you)" if who.get(player) == "you" else ""
     legal = state.legal_actions(player)
-    for k, a in enumerate(legal, start=1):
-        console.print(f"  [bold]{k:>2}[/bold]. {escape(state.action_to_string(a))}")
+    texts = [state.action_to_string(a) for a in legal]
+    new = state.log_for(player, log_pos[player])
+    first = log_pos[player] == 0
+    log_pos[player] = len(state.log)
+    width = min(console.width, 80)
+    if view.compact:
+        from citygames.compact import compact_lines
+        console.rule(f"{_seat_label(player, {}, game)} to move{me}")
+        summary = compact_lines(state, player, width) or []
+        for line in summary:
+            console.print(line, markup=False)
+        log_lines: list[str] = []
+        for e in new:
+            log_lines.extend(_wrapped("  " + e.text, width))
+        hidden = len(log_lines) - _LOG_LINES
+        if log_lines:
+            head = "So far" if first else "Since your last move"
+            console.print(f"{head}:" + (f" ({hidden} earlier lines: l shows the log)" if hidden > 0 else ""),
+                          markup=False)
+            for line in log_lines[-_LOG_LINES:]:
+                console.print(line, markup=False)
+        used = 1 + len(summary) + (1 + min(len(log_lines), _LOG_LINES) if log_lines else 0) + 1
+        page = max(3, _FRAME_LINES - used - 2)    # the prompt and the page note
+    else:
+        console.rule(f"{_seat_label(player, {}, game)} to move{me}")
+        console.print(_render(game, state, player, console.width))
+        if new:
+            console.print("[bold]So far:[/bold]" if first else "[bold]Since your last move:[/bold]")
+            _print_log(console, new)
+        page = len(legal)
+    # the menu in pages that fit the frame: an action's text wraps (never cut: its cost must show)
+    pages: list[list[str]] = [[]]
+    used_lines = 0
+    for k, text in enumerate(texts):
+        lines = _wrapped(f"{k + 1:>3}. {text}", width) if view.compact else [f"{k + 1:>3}. {escape(text)}"]
+        if view.compact and pages[-1] and used_lines + len(lines) > page:
+            pages.append([])
+            used_lines = 0
+        pages[-1].extend(lines)
+        used_lines += len(lines)
+    current = 0
+
+    def show_menu() -> None:
+        for line in pages[current]:
+            console.print(line, markup=not view.compact, highlight=False)
+        if len(pages) > 1:
+            console.print(f"     (menu page {current + 1} of {len(pages)}: n shows the next)", markup=False)
+
+    show_menu()
+    keys = "b board, l log, " + ("n more, " if len(pages) > 1 else "") + "q quit"
     while True:
-        answer = click.prompt(f"Your choice ({'1' if len(legal) == 1 else f'1-{len(legal)}'}, q to leave)", default="",
-                              show_default=False).strip()
-        if answer.lower() in ("q", "quit", "exit"):
-            raise click.Abort()
+        answer = click.prompt(f"Your choice ({'1' if len(legal) == 1 else f'1-{len(legal)}'}; {keys})",
+                              default="", show_default=False).strip()
+        low = answer.lower()
+        if low in ("q", "quit", "exit"):
+            if click.confirm("Quit?", default=False):
+                raise click.Abort()
+            continue
+        if low == "b":
+            import shutil
+            console.print(_render(game, state, player, shutil.get_terminal_size((console.width, 24)).columns))
+            continue
+        if low == "l":
+            _print_log(console, state.log_for(player, 0))
+            continue
+        if low == "n" and len(pages) > 1:
+            current = (current + 1) % len(pages)
+            show_menu()
+            continue
         if not answer:
             console.print(f"Please type a number from 1 to {len(legal)}.")
             continue

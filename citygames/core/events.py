@@ -91,3 +91,14 @@ class Event:
 
     def __repr__(self) -> str:
         return f"Event({self.kind!r}, {self.player!r}, {self.data!r})"
+
+
+def game_seat_label(game, seat: int) -> str:
+    """``seat_label`` for texts that name a seat through ``game.seat_name`` (rule refusals, phase descriptions).
+
+    Under ``named_seats`` it is the player's name, else ``game.seat_name(seat)`` (issue 15, defect 4).
+    """
+    labels = _SEAT_LABELS.get()
+    if labels is not None and 0 <= seat < len(labels):
+        return labels[seat]
+    return game.seat_name(seat)

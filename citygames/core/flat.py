@@ -29,7 +29,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .errors import IllegalActionError
-from .events import Event
+from .events import Event, game_seat_label
 from .game import SIMULTANEOUS, TERMINAL, Game, State
 
 __all__ = ["FieldKind", "Value", "List", "Lists", "Lists2", "IntDicts", "Frozen", "Derived", "Cache", "Log",
@@ -315,7 +315,7 @@ class FlatState(State, metaclass=_FlatStateMeta):
                 raise IllegalActionError("the game is over", a)
             legal = self.legal_actions()
         if player is not None and player != self.player:
-            raise IllegalActionError(f"it is not {self.game.seat_name(player)}'s turn: "
+            raise IllegalActionError(f"it is not {game_seat_label(self.game, player)}'s turn: "
                                      f"{self.RULES.expects(self)}", a)
         if a not in legal:
             raise IllegalActionError(self.RULES.why_illegal(self, a), a)
@@ -441,7 +441,7 @@ class SimultaneousFlatState(FlatState):
         seat = movers[0] if player is None else player
         if seat not in movers:
             if isinstance(seat, int) and 0 <= seat < self.game.num_players and self.pending[seat] >= 0:
-                raise IllegalActionError(f"{self.game.seat_name(seat)} has chosen already in this step "
+                raise IllegalActionError(f"{game_seat_label(self.game, seat)} has chosen already in this step "
                                          f"({self.RULES.expects(self)})", a)
             raise IllegalActionError(f"seat {seat} is not to move: {self.RULES.expects(self)}", a)
         if a not in self.legal_actions(seat):
@@ -471,7 +471,7 @@ class SimultaneousFlatState(FlatState):
             IllegalActionError: no simultaneous step is pending or ``seat`` has not chosen in it.
         """
         if self.player != SIMULTANEOUS or not (0 <= seat < self.game.num_players) or self.pending[seat] < 0:
-            raise IllegalActionError(f"{self.game.seat_name(seat) if 0 <= seat < self.game.num_players else seat} "
+            raise IllegalActionError(f"{game_seat_label(self.game, seat) if 0 <= seat < self.game.num_players else seat} "
                                      "has no choice to take back: only a choice in a pending simultaneous step "
                                      "can be changed")
         entry = [seat, self.pending[seat]]

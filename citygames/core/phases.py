@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from typing import Callable, Sequence
 
+from .events import game_seat_label
+
 __all__ = ["NO_DECISION", "Step", "Phase", "PhaseMachine"]
 
 #: ``state.step`` when no decision is pending (automatic work, or the end of the game).
@@ -140,10 +142,10 @@ class PhaseMachine:
         if step is None:
             return f"{phase}: no decision is pending"
         if step.resolve is not None:
-            names = [state.game.seat_name(p) for p in state.players_to_move()]
+            names = [game_seat_label(state.game, p) for p in state.players_to_move()]
             who = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
             return f"{phase}: now {who} must each {step.name}"
-        return f"{phase}: now {state.game.seat_name(state.player)} must {step.name}"
+        return f"{phase}: now {game_seat_label(state.game, state.player)} must {step.name}"
 
     def why_illegal(self, state, action) -> str:
         """The rule an illegal ``action`` breaks: the decision expected when its kind does not answer

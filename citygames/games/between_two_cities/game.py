@@ -7,6 +7,7 @@ Rules: ``shared/reference/between_two_cities.md`` (cited as §N) and the Hungari
 from __future__ import annotations
 
 from citygames.core.actions import ActionSpace
+from citygames.core.events import seat_label
 from citygames.core.game import Game, GameInfo, OptionSpec
 
 from .components import DATA, MAX_CELLS, NUM_SINGLE_KINDS, Components, components
@@ -136,15 +137,16 @@ class BetweenTwoCities(Game):
 
     def city_name(self, city: int, seat: int | None = None) -> str:
         """How a seat calls a city: ``"the city with Red"`` (the other seat sharing it, seen from
-        ``seat``), ``"Blue's left city"`` (2 players, or without a viewer: ``"the city of Blue and Red"``)."""
+        ``seat``), ``"Blue's left city"`` (2 players, or without a viewer: ``"the city of Blue and Red"``); under
+        ``named_seats`` the players' names instead of the colours (issue 15, defect 4)."""
         seats = self.city_seats[city]
         if len(seats) == 1:
             side = "left" if self.left[seats[0]] == city else "right"
-            return f"{SEAT_NAMES[seats[0]]}'s {side} city"
+            return f"{seat_label(seats[0], SEAT_NAMES)}'s {side} city"
         if seat in seats:
             other = seats[1] if seats[0] == seat else seats[0]
-            return f"the city with {SEAT_NAMES[other]}"
-        return f"the city of {SEAT_NAMES[seats[0]]} and {SEAT_NAMES[seats[1]]}"
+            return f"the city with {seat_label(other, SEAT_NAMES)}"
+        return f"the city of {seat_label(seats[0], SEAT_NAMES)} and {seat_label(seats[1], SEAT_NAMES)}"
 
     def cell_name(self, cell: int) -> str:
         """``"row 2, column 3"`` (1-based on the city's grid)."""

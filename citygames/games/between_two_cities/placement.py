@@ -31,6 +31,7 @@ data override of the hand size, say); with ``bounding_box`` a duplex may find no
 
 from __future__ import annotations
 
+from citygames.core.events import game_seat_label
 from citygames.core.phases import NO_DECISION
 
 from .constants import EMPTY, TERRAIN
@@ -617,13 +618,13 @@ def place_legal(s) -> list:
 def place_why(s, a) -> str:
     g = s.game
     if a.kind != "place":
-        return f"now {g.seat_name(s.player)} must place one of its chosen tiles (§3)"
+        return f"now {game_seat_label(g, s.player)} must place one of its chosen tiles (§3)"
     rest, x = divmod(a.arg, MAX_CELLS)
     k, side = divmod(rest, 2)
     k += 1
     p = s.player
     if k not in s.todo[2 * p:2 * p + 2]:
-        return f"{g.seat_name(p)} has no such tile to place"
+        return f"{game_seat_label(g, p)} has no such tile to place"
     if side not in _sides_open(s, p):
         return "a seat places one tile in each of its two cities: the second goes to the other city (§3)"
     city = _cities(s, p)[side]
@@ -728,12 +729,12 @@ def place_duplex_legal(s) -> list:
 def place_duplex_why(s, a) -> str:
     g = s.game
     if a.kind != "place_duplex":
-        return f"now {g.seat_name(s.player)} must place one of its kept duplexes (§3 round 2)"
+        return f"now {game_seat_label(g, s.player)} must place one of its kept duplexes (§3 round 2)"
     rest, x = divmod(a.arg, MAX_CELLS)
     d, side = divmod(rest, 2)
     p = s.player
     if d not in s.todo[2 * p:2 * p + 2]:
-        return f"{g.seat_name(p)} has no such duplex to place"
+        return f"{game_seat_label(g, p)} has no such duplex to place"
     if side not in _sides_open(s, p):
         return "a seat places one duplex in each of its two cities: the second goes to the other city (§3)"
     city = _cities(s, p)[side]

@@ -7,7 +7,7 @@ imported (the package ``__init__`` does it).
 from __future__ import annotations
 
 from citygames.core.data import assumption_lines, override_lines
-from citygames.core.events import register_renderer
+from citygames.core.events import register_renderer, seat_label
 from citygames.core.markup import plural
 
 from .components import MAX_CELLS, Components, components
@@ -176,7 +176,7 @@ def describe_rules(game, assumptions: bool = False) -> str:
 
 # --- log sentences --------------------------------------------------------------------------------
 def _who(e) -> str:
-    return SEAT_NAMES[e.player] if e.player is not None and e.player >= 0 else "Nobody"
+    return seat_label(e.player, SEAT_NAMES) if e.player is not None and e.player >= 0 else "Nobody"
 
 
 def _stage(e) -> str:
@@ -189,13 +189,13 @@ def _stage(e) -> str:
 
 
 def _reveal(e) -> str:
-    parts = [f"{SEAT_NAMES[p]} {kind_name(a)} + {kind_name(b)}" for p, (a, b) in enumerate(e.data["chosen"])]
+    parts = [f"{seat_label(p, SEAT_NAMES)} {kind_name(a)} + {kind_name(b)}" for p, (a, b) in enumerate(e.data["chosen"])]
     return f"Revealed (turn {e.data['turn'] + 1}): " + "; ".join(parts) + "."
 
 
 def _reveal_duplexes(e) -> str:
     c = _c()
-    parts = [f"{SEAT_NAMES[p]} keeps {' and '.join(c.duplexes[d].id for d in kept)}"
+    parts = [f"{seat_label(p, SEAT_NAMES)} keeps {' and '.join(c.duplexes[d].id for d in kept)}"
              for p, kept in enumerate(e.data["kept"])]
     return "Revealed: " + "; ".join(parts) + " (the third duplex is discarded face down)."
 
@@ -239,8 +239,8 @@ def _setup(e) -> str:
 
 def _end(e) -> str:
     d = e.data
-    win = " and ".join(SEAT_NAMES[p] for p in d["winners"])
-    scores = ", ".join(f"{SEAT_NAMES[p]} {v}" for p, v in enumerate(d["scores"]))
+    win = " and ".join(seat_label(p, SEAT_NAMES) for p in d["winners"])
+    scores = ", ".join(f"{seat_label(p, SEAT_NAMES)} {v}" for p, v in enumerate(d["scores"]))
     return f"The game is over. Cities: {', '.join(map(str, d['cities']))}. Scores: {scores}. {win} wins."
 
 

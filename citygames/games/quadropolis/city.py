@@ -15,6 +15,8 @@ egy köre" 3-4, "Kezdőjátékos"; reference §6, §7, §10 #4, #11-#13).
 
 from __future__ import annotations
 
+from citygames.core.events import game_seat_label
+
 from .components import EMPTY, STACKING
 from .constants import PLACE
 from .site import end_of_turn
@@ -76,7 +78,7 @@ def place_why(s, a) -> str:
     if a.kind == "discard":
         return "a building that can be placed must be placed (data rule discard_placeable is false)"
     if a.kind != "build":
-        return f"now {g.seat_name(s.player)} must place the building taken (§3 step 3)"
+        return f"now {game_seat_label(g, s.player)} must place the building taken (§3 step 3)"
     b = g.board
     x = a.arg
     if x >= b.spaces:

@@ -18,6 +18,7 @@ still tied share the victory (``returns`` splits 1.0 among them).
 
 from __future__ import annotations
 
+from citygames.core.events import game_seat_label
 from citygames.core.game import TERMINAL
 from citygames.core.phases import NO_DECISION
 
@@ -129,7 +130,7 @@ def allocate_why(s, a) -> str:
     g = s.game
     b = g.board
     if a.kind not in ("activate", "customer"):
-        return f"now {g.seat_name(s.player)} must allocate its inhabitants and energy (§7)"
+        return f"now {game_seat_label(g, s.player)} must allocate its inhabitants and energy (§7)"
     x = a.arg
     if x >= b.spaces:
         return f"the {g.mode} city has {b.spaces} spaces"

@@ -8,7 +8,7 @@ imported (the package ``__init__`` does it).
 from __future__ import annotations
 
 from citygames.core.data import assumption_lines, override_lines
-from citygames.core.events import register_renderer
+from citygames.core.events import register_renderer, seat_label
 
 from .components import (FACTORY, HARBOUR, MARKERS, MONUMENT, OFFICE, PARK, PUBLIC, SHOP, TOWER, TYPE_LETTERS,
                          TYPE_NAMES, TYPES, Components, Tile, components)
@@ -182,7 +182,7 @@ def describe_rules(game, assumptions: bool = False) -> str:
 
 # --- log sentences --------------------------------------------------------------------------------
 def _who(e) -> str:
-    return SEAT_NAMES[e.player] if e.player is not None and e.player >= 0 else "Nobody"
+    return seat_label(e.player, SEAT_NAMES) if e.player is not None and e.player >= 0 else "Nobody"
 
 
 def _tile(e) -> str:
@@ -216,10 +216,10 @@ def _discard(e) -> str:
     return f"{_who(e)} puts the {_tile(e)} back in the box."
 
 
-register_renderer("quadropolis.setup", lambda e: f"{SEAT_NAMES[e.data['mayor']]} starts and holds the Mayor "
+register_renderer("quadropolis.setup", lambda e: f"{seat_label(e.data['mayor'], SEAT_NAMES)} starts and holds the Mayor "
                   f"({e.data['mode']} game).")
 register_renderer("quadropolis.round", lambda e: f"Round {e.data['round']} begins: 25 buildings are on the "
-                  f"construction site; {SEAT_NAMES[e.data['first']]} plays first.")
+                  f"construction site; {seat_label(e.data['first'], SEAT_NAMES)} plays first.")
 register_renderer("quadropolis.take", _take)
 register_renderer("quadropolis.build", _build)
 register_renderer("quadropolis.discard", _discard)
@@ -228,7 +228,7 @@ register_renderer("quadropolis.mayor", lambda e: f"{_who(e)} built the mayor tow
 register_renderer("quadropolis.round_end", lambda e: f"Round {e.data['round']} is over; "
                   f"{_plural(e.data['discarded'], 'building')} left on the site go back to the box.")
 register_renderer("quadropolis.allocation", lambda e: "The last round is over. Each player now allocates "
-                  f"inhabitants and energy, starting with {SEAT_NAMES[e.data['first']]}.")
+                  f"inhabitants and energy, starting with {seat_label(e.data['first'], SEAT_NAMES)}.")
 register_renderer("quadropolis.activate", lambda e: f"{_who(e)} activates the building on {e.data['at']}.")
 register_renderer("quadropolis.customer", lambda e: f"{_who(e)} puts a customer on the shop on "
                   f"{e.data['at']}.")

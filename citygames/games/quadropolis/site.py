@@ -16,6 +16,7 @@ building (HU "A játék előkészületei", "A játék egy köre" 1-2, "Forduló 
 
 from __future__ import annotations
 
+from citygames.core.events import game_seat_label
 from citygames.core.phases import NO_DECISION
 from citygames.core.rng import Rng
 
@@ -159,7 +160,7 @@ def take_legal(s) -> list:
 
 def take_why(s, a) -> str:
     if a.kind != "take":
-        return f"now {s.game.seat_name(s.player)} must take a building with an architect (§3 step 1)"
+        return f"now {game_seat_label(s.game, s.player)} must take a building with an architect (§3 step 1)"
     slot, k = divmod(a.arg, MAX_K)
     k += 1
     if s.slot_k[slot]:
@@ -170,7 +171,7 @@ def take_why(s, a) -> str:
         return f"the {s.game.mode} game has architects #1-#{s.game.board.architect_numbers} only (§2)"
     if s.game.board.shared_pool:
         return f"no architect #{k} is left in the pool this round (§4)"
-    return f"{s.game.seat_name(s.player)} has already used its architect #{k} this round (§3)"
+    return f"{game_seat_label(s.game, s.player)} has already used its architect #{k} this round (§3)"
 
 
 def take(s, arg: int) -> None:

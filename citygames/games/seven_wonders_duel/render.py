@@ -7,7 +7,7 @@ module is imported (the package ``__init__`` does it).
 from __future__ import annotations
 
 from citygames.core.data import assumption_lines, override_lines
-from citygames.core.events import register_renderer
+from citygames.core.events import register_renderer, seat_label
 
 from .components import COLORS, RESOURCES, SYMBOLS, Components, components
 from .game import SEAT_NAMES
@@ -133,6 +133,8 @@ def describe_action(s, a) -> str:
     if k == "draft":
         w = c.wonders[a.arg]
         return f"take {w.name} (cost {cost_text(0, w.cost)}; {wonder_effect_text(a.arg, c)})"
+    if k == "start":    # the player's name under named_seats (issue 15, defect 4)
+        return f"{seat_label(a.arg, SEAT_NAMES)} starts the next age"
     return a.text
 
 
@@ -214,7 +216,7 @@ def describe_rules(game, assumptions: bool = False) -> str:
 
 # --- log sentences --------------------------------------------------------------------------------
 def _who(e) -> str:
-    return SEAT_NAMES[e.player] if e.player is not None and e.player >= 0 else "Nobody"
+    return seat_label(e.player, SEAT_NAMES) if e.player is not None and e.player >= 0 else "Nobody"
 
 
 def _card(i) -> str:
@@ -245,7 +247,7 @@ def _pawn_place(v: int) -> str:
     """Where the conflict pawn stands, in words (``+`` is toward the second seat's capital)."""
     if v == 0:
         return "the centre"
-    side = SEAT_NAMES[1] if v > 0 else SEAT_NAMES[0]
+    side = seat_label(1, SEAT_NAMES) if v > 0 else seat_label(0, SEAT_NAMES)
     if abs(v) >= _c().capital:
         return f"{side}'s capital"
     return f"{abs(v)} space{'s' if abs(v) != 1 else ''} toward {side}'s capital"
@@ -253,7 +255,7 @@ def _pawn_place(v: int) -> str:
 
 def _military(e) -> str:
     d = e.data
-    opp = SEAT_NAMES[1 - e.player] if e.player in (0, 1) else "The opponent"
+    opp = seat_label(1 - e.player, SEAT_NAMES) if e.player in (0, 1) else "The opponent"
     loot = "".join(f" {opp} loses {_coins(k)} to a military token." if k else
                    f" A military token is discarded ({opp} has no coins to lose)." for k in d["looted"])
     return (f"{_who(e)} gains {d['shields']} shield{'s' if d['shields'] > 1 else ''}: the conflict pawn moves "
@@ -265,11 +267,11 @@ def _game_end(e) -> str:
     sc = d["scores"]
     if d["victory"] == "shared":
         return f"The game ends in a shared victory ({sc[0]} - {sc[1]} VP)."
-    return f"{_who(e)} wins by {d['victory']} victory ({SEAT_NAMES[0]} {sc[0]} VP, {SEAT_NAMES[1]} {sc[1]} VP)."
+    return f"{_who(e)} wins by {d['victory']} victory ({seat_label(0, SEAT_NAMES)} {sc[0]} VP, {seat_label(1, SEAT_NAMES)} {sc[1]} VP)."
 
 
 _SENTENCES = {
-    "fixed_wonders": lambda e: (f"First game: {SEAT_NAMES[e.data['first']]} plays first; wonders are fixed."),
+    "fixed_wonders": lambda e: (f"First game: {seat_label(e.data['first'], SEAT_NAMES)} plays first; wonders are fixed."),
     "draft_reveal": lambda e: f"Wonder draft, round {e.data['round']}: revealed "
                               + ", ".join(_wonder(w) for w in e.data["wonders"]) + ".",
     "draft": lambda e: f"{_who(e)} takes {_wonder(e.data['wonder'])}.",
@@ -291,14 +293,14 @@ _SENTENCES = {
                           + (" (Great Library)." if e.data["source"] == "library" else "."),
     "library_draw": lambda e: f"{_who(e)} draws " + ", ".join(_token(t) for t in e.data["tokens"])
                               + " (Great Library).",
-    "destroy": lambda e: f"{_who(e)} puts {SEAT_NAMES[e.data['owner']]}'s {_card(e.data['card'])} "
+    "destroy": lambda e: f"{_who(e)} puts {seat_label(e.data['owner'], SEAT_NAMES)}'s {_card(e.data['card'])} "
                          "into the discard pile.",
     "mausoleum": lambda e: f"{_who(e)} takes {_card(e.data['card'])} from the discard pile (Mausoleum).",
     "no_target": lambda e: f"{_wonder(e.data['wonder'])} has nothing to take.",
     "decline_token": lambda e: f"{_who(e)} takes no progress token.",
     "extra_turn": lambda e: f"{_who(e)} plays again.",
     "extra_turn_lost": lambda e: f"The age is over: {_who(e)}'s extra turn is lost.",
-    "starter": lambda e: f"{_who(e)} chooses: {SEAT_NAMES[e.data['starter']]} starts Age {ROMAN[e.data['age']]}.",
+    "starter": lambda e: f"{_who(e)} chooses: {seat_label(e.data['starter'], SEAT_NAMES)} starts Age {ROMAN[e.data['age']]}.",
     "game_end": _game_end,
 }
 

@@ -12,6 +12,7 @@ turn in ``ages.py``.
 
 from __future__ import annotations
 
+from citygames.core.events import game_seat_label
 from citygames.core.phases import NO_DECISION
 
 from .components import BLUE, MASONRY
@@ -92,7 +93,7 @@ def play_why(s, a) -> str:
     c = s.c
     n = len(c.cards)
     p = s.player
-    who = s.game.seat_name(p)
+    who = game_seat_label(s.game, p)
     x = a.arg % n
     if x not in accessible_cards(s):
         return (f"turn (§6.4): {c.cards[x].name} is not an accessible card of the structure "

@@ -20,7 +20,7 @@ from citygames.core.markup import plural
 from citygames.core.phases import NO_DECISION
 
 from . import administration, building
-from .components import CUBES, NT, TRACK_NAMES
+from .components import CUBES, MONEY, NT, TRACK_NAMES
 from .steps import P_PRE_EXPO, S_ACTIVATE, S_FREE, S_PAY, S_REWARD
 from .tracks import C_TILES, best_order, can_lose, changes, gain, snapshot
 
@@ -245,20 +245,74 @@ def decline_free(s, arg: int) -> None:
 
 
 # --- the end of a player's executive turn ---------------------------------------------------------
-def end_activations(s, arg: int = 0) -> None:
+def end_activations(s, arg: int = 0, why: str = "") -> None:
     """Step handler (and the automatic end when nothing is activatable): a city that made no
-    activation chooses its reward (or gets the only one), then the next player's turn."""
+    activation chooses its reward (or gets the only one), then the next player's turn. ``why``: the
+    reason of an automatic end (``why_no_activation``), logged with it (issue 15, defect 6)."""
     p = s.player
     rewards = s.c.no_activation_rewards
     if s.activations_made == 0 and rewards:
         if len(rewards) > 1:
             s.activations_left = 0
             s.step = S_REWARD
+            if why:     # the reward is chosen next; the reason is told now
+                s.event("cannot_activate", p, why=why)
             return
-        _give_reward(s, p, 0)
+        _give_reward(s, p, 0, why)
+    elif why:
+        s.event("end_activations", p, made=s.activations_made, why=why)
     else:
         s.event("end_activations", p, made=s.activations_made)
     _close_turn(s)
+
+
+def why_no_activation(s, p: int) -> str:
+    """Why seat ``p`` can activate nothing (more) now, in words (issue 15, defect 6): ``"no activation
+    left"``, ``"no tile with an activation effect"``, or ``"nothing affordable: "`` and the reasons:
+    up to two tiles whose activation would lose what the city lacks (``"Hotel needs 1 culture to
+    lose"``), then the cheapest activation in energy cubes (``"City Hall needs 2 energy cubes, the
+    plant holds 1"``). Runs once per executive turn that ends by itself, so it stays cheap: the
+    sentence parts are made only for the tiles named."""
+    if s.activations_left <= 0:
+        return "no activation left"
+    tiles = s.c.tiles
+    city = s.city[p]
+    lacking = []
+    cheapest_cost = cheapest_slot = -1
+    on = dict(s.cubes_on[p])     # cubes and tourists on each tile: activation_cost without its loop per tile
+    for k in range(len(s.tourist_host)):
+        if s.tourist_host[k] == p and s.tourist_slot[k] >= 0:
+            on[s.tourist_slot[k]] = on.get(s.tourist_slot[k], 0) + 1
+    for slot, x in city.items():
+        tile = tiles[x]
+        if tile.cubes < 0:
+            continue
+        if tile.act_cost and not can_lose(s, p, tile.act_cost):
+            lacking.append(slot)
+            continue
+        cost = tile.cubes + on.get(slot, 0) + 1
+        if cheapest_slot < 0 or cost < cheapest_cost or (cost == cheapest_cost and slot < cheapest_slot):
+            cheapest_cost, cheapest_slot = cost, slot
+    if not lacking and cheapest_slot < 0:
+        return "no tile with an activation effect"
+    t = s.tracks
+    base = p * NT
+    lo = s.c.track_min
+    parts = []
+    lacking.sort()
+    for slot in lacking[:2]:
+        tile = tiles[city[slot]]
+        short = [f"{amt} {TRACK_NAMES[tr].replace('_', ' ')}" for tr, amt in tile.act_cost
+                 if tr != MONEY and t[base + tr] - amt < lo[tr]]
+        parts.append(f"{tile.name} needs {' and '.join(short)} to lose")
+    if len(lacking) > 2:
+        parts.append(f"{len(lacking) - 2} more")
+    if cheapest_slot >= 0:
+        tourists = len(usable_tourists(s, p, cheapest_slot))
+        plus = f", with {tourists} usable tourist{'s' if tourists != 1 else ''}" if tourists else ""
+        parts.append(f"{tiles[city[cheapest_slot]].name} needs {cheapest_cost} energy "
+                     f"cube{'s' if cheapest_cost != 1 else ''}, the plant holds {t[base + CUBES]}{plus}")
+    return "nothing affordable: " + "; ".join(parts)
 
 
 def legal_reward(s) -> list:
@@ -275,10 +329,13 @@ def choose_reward(s, k: int) -> None:
     _close_turn(s)
 
 
-def _give_reward(s, p: int, k: int) -> None:
+def _give_reward(s, p: int, k: int, why: str = "") -> None:
     reward = s.c.no_activation_rewards[k]
     gain(s, p, reward, C_TILES, set())
-    s.event("no_activation", p, reward={TRACK_NAMES[tr]: amt for tr, amt in reward})
+    if why:
+        s.event("no_activation", p, reward={TRACK_NAMES[tr]: amt for tr, amt in reward}, why=why)
+    else:
+        s.event("no_activation", p, reward={TRACK_NAMES[tr]: amt for tr, amt in reward})
 
 
 def _close_turn(s) -> None:
@@ -303,7 +360,7 @@ def run(s) -> None:
     if s.activations_left > 0 and any_activatable(s, s.player):
         s.step = S_ACTIVATE
     else:
-        end_activations(s)
+        end_activations(s, why=why_no_activation(s, s.player))
 
 
 def _end_phase(s) -> None:

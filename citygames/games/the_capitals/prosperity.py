@@ -173,6 +173,7 @@ def run(s) -> None:
         if any(s.projects):
             s.step = S_TAKE
             return
+        s.event("extra_build_lost", s.player)     # said, not skipped in silence (issue 15, defect 6)
     if s.prosperity_started:
         s.prosperity_started = False
         s.turn += 1

@@ -4,7 +4,7 @@ terminal, and the rules summary of ``citygames rules the_capitals``."""
 from __future__ import annotations
 
 from citygames.core.data import assumption_lines, override_lines
-from citygames.core.events import register_renderer
+from citygames.core.events import register_renderer, seat_label
 
 from .components import CUBES, NT, TRACK_NAMES, TYPE_NAMES, components
 from .steps import S_FREE, S_TOKEN, S_UPGRADE
@@ -22,6 +22,20 @@ def color_name(p) -> str:
     if p is None or p < 0:
         return "nobody"
     return components().colors[p].capitalize()
+
+
+def player_name(p) -> str:
+    """How a sentence names seat ``p``: the player's name under ``named_seats`` (issue 15, defect 4), else
+    its colour ("Green"); "nobody" for ``None`` or a negative seat."""
+    if p is None or p < 0:
+        return "nobody"
+    labels = _seat_colours()
+    return seat_label(p, labels)
+
+
+def _seat_colours() -> tuple[str, ...]:
+    c = components()
+    return tuple(col.capitalize() for col in c.colors)
 
 
 def amount(track: str, v: int) -> str:
@@ -108,6 +122,80 @@ def _loans_note(state, p, amount_: int) -> str:
     return f"; {k} loan{'s' if k > 1 else ''}: {k * state.c.loan_prestige} prestige"
 
 
+#: the action kinds whose gains ``capped_gains`` works out
+_GAINING = frozenset(("activate", "free_activate", "place", "place_lake", "no_activation_reward", "end_activations"))
+
+
+def capped_gains(state, a) -> list[dict]:
+    """The gains of action ``a`` (legal now) that would not apply in full, worked out on a clone.
+
+    Issue 15, defect 5: "activate City Hall → +1 employment" with population 0 gains nothing, and the
+    player must see that before the click. Each item: ``{"track": name, "wanted": +N, "applied": M,
+    "why": "population" | "track end"}`` (``applied`` < ``wanted``: employment never exceeds population;
+    a marker stops on its track's last space), plus ``"overflow": "+3 energy cubes"`` when the track's
+    red-arrow overflow applies instead. Covers
+    activations (paid or free), building the pending tile, placing a Lake and the no-activation
+    reward; ``[]`` for other actions or when everything applies. Only visible information is used
+    (no card is drawn), so the answer is the same for every viewer.
+    """
+    kind = a.kind
+    if kind not in _GAINING:
+        return []
+    from . import building, executive, prosperity
+    from .tracks import C_TILES, gain, recording_caps
+    p = state.player
+    c = state.c
+    sim = state.clone()
+    with recording_caps() as log:
+        if kind in ("activate", "free_activate"):
+            if a.arg not in sim.city[p]:
+                return []
+            executive.activate_effect(sim, p, a.arg, free=kind == "free_activate")
+        elif kind == "place":
+            if sim.pending_tile < 0:
+                return []
+            building.build(sim, p, sim.pending_tile, a.arg)
+        elif kind == "place_lake":
+            if sim.pending_tile < 0:
+                return []
+            prosperity.place_lake(sim, a.arg)
+        elif kind == "no_activation_reward":
+            gain(sim, p, c.no_activation_rewards[a.arg], C_TILES, set())
+        else:   # end_activations: with one reward and no activation made, the reward comes at once
+            if state.activations_made or len(c.no_activation_rewards) != 1:
+                return []
+            gain(sim, p, c.no_activation_rewards[0], C_TILES, set())
+    out: dict[int, dict] = {}
+    for _phase, seat, tr, wanted, applied, why in log:
+        if seat != p:
+            continue
+        d = out.setdefault(tr, {"track": TRACK_NAMES[tr], "wanted": 0, "applied": 0, "why": why})
+        if why == "track end" and c.overflow_high[tr] and "overflow" not in d:
+            d["overflow"] = gains_text(c.overflow_high[tr])
+        d["wanted"] += wanted
+        d["applied"] += max(applied, 0)
+        if why == "population":
+            d["why"] = why
+    return list(out.values())
+
+
+def caps_text(caps: list[dict]) -> str:
+    """``capped_gains`` in words: ``"+0 employment: capped by population"``,
+    ``"+0 public service: capped at the track's end, overflow +3 energy cubes"``; ``""`` for none."""
+    parts = []
+    for d in caps:
+        why = "capped by population" if d["why"] == "population" else "capped at the track's end"
+        of = f" of {amount(d['track'], d['wanted'])}" if d["applied"] else ""
+        over = f", overflow {d['overflow']}" if d.get("overflow") else ""
+        parts.append(f"{amount(d['track'], d['applied'])}{of}: {why}{over}")
+    return "; ".join(parts)
+
+
+def _with_caps(state, a, text: str) -> str:
+    note = caps_text(capped_gains(state, a))
+    return f"{text} ({note})" if note else text
+
+
 def describe_action(state, a) -> str:
     """The action in the current context: what it costs and what rule it breaks."""
     game = state.game
@@ -136,7 +224,7 @@ def describe_action(state, a) -> str:
             notes.append("not next to a tile of its type (rule B)")
         pen = (ra + rb) * c.placement_penalty
         extra = f" — {' and '.join(notes)}: {pen} prestige" if notes else ""
-        return f"build {c.tiles[state.pending_tile].name} at ({x}, {y}){extra}"
+        return _with_caps(state, a, f"build {c.tiles[state.pending_tile].name} at ({x}, {y}){extra}")
     if kind in ("activate", "free_activate"):
         x, y = game.xy(a.arg)
         sid = state.city[p].get(a.arg)
@@ -144,9 +232,10 @@ def describe_action(state, a) -> str:
             return str(a)
         tile = c.tiles[sid]
         if kind == "free_activate":
-            return f"activate {tile.name} at ({x}, {y}) for free"
+            return _with_caps(state, a, f"activate {tile.name} at ({x}, {y}) for free")
         cost = state.activation_cost(p, a.arg)
-        return f"activate {tile.name} at ({x}, {y}) for {cost} cube{'s' if cost != 1 else ''}: {activation_text(tile)}"
+        return _with_caps(state, a, f"activate {tile.name} at ({x}, {y}) for {cost} cube{'s' if cost != 1 else ''}: "
+                                    f"{activation_text(tile)}")
     if kind == "tourist":
         sl = state.tourist_slot[state.tourist_index(a.arg)]
         where = "beside the city" if sl < 0 else f"from {c.tiles[state.city[p][sl]].name}"
@@ -158,10 +247,11 @@ def describe_action(state, a) -> str:
         rewards = c.no_activation_rewards
         if state.activations_made == 0 and rewards:
             choice = " or ".join(gains_text(r) for r in rewards)
-            return f"end activations without activating ({'then choose ' if len(rewards) > 1 else ''}{choice})"
+            return _with_caps(state, a, f"end activations without activating "
+                                        f"({'then choose ' if len(rewards) > 1 else ''}{choice})")
         return "end activations"
     if kind == "no_activation_reward":
-        return f"no activation this phase: take {gains_text(c.no_activation_rewards[a.arg])}"
+        return _with_caps(state, a, f"no activation this phase: take {gains_text(c.no_activation_rewards[a.arg])}")
     if kind == "resolve_effect":
         x, y = game.xy(a.arg)
         sid = state.city[p].get(a.arg)
@@ -186,7 +276,7 @@ def describe_action(state, a) -> str:
         return f"build a Lake, revealing {tile.name} (+2 energy cubes, any slot next to the city)"
     if kind == "place_lake":
         x, y = game.xy(a.arg)
-        return f"build the Lake at ({x}, {y})"
+        return _with_caps(state, a, f"build the Lake at ({x}, {y})")
     return str(a)
 
 
@@ -267,8 +357,8 @@ def _loans(n: int) -> str:
 
 @_r("setup")
 def _setup(e):
-    order = ", ".join(color_name(p) for p in e.data["order"])
-    pays = ", ".join(f"{color_name(p)} ${v}" for p, v in enumerate(e.data["paid"]))
+    order = ", ".join(player_name(p) for p in e.data["order"])
+    pays = ", ".join(f"{player_name(p)} ${v}" for p, v in enumerate(e.data["paid"]))
     return f"Setup: initiative order {order}; each pays the $ above its marker ({pays})."
 
 
@@ -279,14 +369,14 @@ def _round(e):
 
 @_r("politics")
 def _politics(e):
-    return f"{color_name(e.player)} takes initiative space {e.data['space'] + 1} and pays ${e.data['paid']}{_loans(e.data['loans'])}."
+    return f"{player_name(e.player)} takes initiative space {e.data['space'] + 1} and pays ${e.data['paid']}{_loans(e.data['loans'])}."
 
 
 @_r("take")
 def _take(e):
     price = e.data["price"]
     how = f"for ${price}{_loans(e.data['loans'])}" if price else "for free"
-    return f"{color_name(e.player)} takes {_tile_name(e.data['tile'])} from the projects area {how}."
+    return f"{player_name(e.player)} takes {_tile_name(e.data['tile'])} from the projects area {how}."
 
 
 @_r("build")
@@ -300,7 +390,7 @@ def _build(e):
         bits.append("away from tiles of its type")
     pen = f", {' and '.join(bits)}" if bits else ""
     ch = changes_text(e.data["changes"])
-    return (f"{color_name(e.player)} builds {_tile_name(e.data['tile'])} at ({x}, {y}){pen}"
+    return (f"{player_name(e.player)} builds {_tile_name(e.data['tile'])} at ({x}, {y}){pen}"
             f"{_loans(e.data.get('loans', 0))}: {ch or 'no change'}.")
 
 
@@ -308,9 +398,9 @@ def _build(e):
 def _tourism(e):
     d = e.data
     lvl = f" (attraction level {d['level']})" if d.get("level") else ""
-    moved = "; ".join(f"the {color_name(col).lower()} tourist goes to {color_name(h)}" for col, h in d["moved"])
-    low = "the neutral marker is lowest" if d["lowest"] < 0 else f"{color_name(d['lowest'])} has the lowest"
-    return (f"Tourism: {color_name(e.player)} has the highest culture{lvl}; {low}. "
+    moved = "; ".join(f"the {color_name(col).lower()} tourist goes to {player_name(h)}" for col, h in d["moved"])
+    low = "the neutral marker is lowest" if d["lowest"] < 0 else f"{player_name(d['lowest'])} has the lowest"
+    return (f"Tourism: {player_name(e.player)} has the highest culture{lvl}; {low}. "
             + (moved[:1].upper() + moved[1:] + "." if moved else "Tourists stay where they are."))
 
 
@@ -326,40 +416,53 @@ def _activate(e):
     x, y = _xy(components(), d["slot"])
     how = "for free" if d.get("free") else ""
     ch = changes_text(d["changes"])
-    return f"{color_name(e.player)} activates {_tile_name(d['tile'])} at ({x}, {y}){' ' + how if how else ''}{_loans(d.get('loans', 0))}: {ch or 'no change'}."
+    return f"{player_name(e.player)} activates {_tile_name(d['tile'])} at ({x}, {y}){' ' + how if how else ''}{_loans(d.get('loans', 0))}: {ch or 'no change'}."
 
 
 @_r("no_activation")
 def _noact(e):
     rew = ", ".join(amount(k, v) for k, v in e.data["reward"].items()) if isinstance(e.data["reward"], dict) else ""
-    return f"{color_name(e.player)} makes no activation and gains {rew}."
+    why = f" ({e.data['why']})" if e.data.get("why") else ""
+    return f"{player_name(e.player)} makes no activation{why} and gains {rew}."
+
+
+@_r("extra_build_lost")
+def _extra_lost(e):
+    return f"{player_name(e.player)}'s Financial District owes one more build, but the projects area is empty."
+
+
+@_r("cannot_activate")
+def _cannot(e):
+    return f"{player_name(e.player)} cannot activate anything ({e.data['why']})."
 
 
 @_r("end_activations")
 def _endact(e):
-    return f"{color_name(e.player)} ends the executive phase after {e.data['made']} activation{'s' if e.data['made'] != 1 else ''}."
+    why = f" ({e.data['why']})" if e.data.get("why") else ""
+    return (f"{player_name(e.player)} ends the executive phase after {e.data['made']} "
+            f"activation{'s' if e.data['made'] != 1 else ''}{why}.")
 
 
 @_r("upgrade")
 def _upgrade(e):
-    return f"{color_name(e.player)} upgrades the power plant to level {e.data['level']} (+{e.data['plant_cubes']} energy cubes)."
+    return f"{player_name(e.player)} upgrades the power plant to level {e.data['level']} (+{e.data['plant_cubes']} energy cubes)."
 
 
 @_r("upgrade_declined")
 def _updecl(e):
-    return f"{color_name(e.player)} declines a power-plant upgrade."
+    return f"{player_name(e.player)} declines a power-plant upgrade."
 
 
 @_r("upgrade_lost")
 def _uplost(e):
-    return f"{color_name(e.player)} reaches the upgrade space but no plant above level {e.data['level']} is left."
+    return f"{player_name(e.player)} reaches the upgrade space but no plant above level {e.data['level']} is left."
 
 
 @_r("token")
 def _token(e):
     from .game import _corner_xy
     x, y = _corner_xy(components(), e.data["to"])
-    return f"{color_name(e.player)} moves a construction token to corner ({x}, {y})."
+    return f"{player_name(e.player)} moves a construction token to corner ({x}, {y})."
 
 
 @_r("admin")
@@ -380,7 +483,7 @@ def _refill(e):
 @_r("expo")
 def _expo(e):
     d = e.data
-    return (f"World Expo (era {'I' * d['era']}), {color_name(e.player)}: employment {d['employment']} "
+    return (f"World Expo (era {'I' * d['era']}), {player_name(e.player)}: employment {d['employment']} "
             f"{d['employment_prestige']:+d} prestige; unemployment {d['unemployment']} {d['unemployment_prestige']:+d}; "
             f"public service {d['public_service']}: progress {d['progress']:+d}, rank {d['public_service_rank']} "
             f"{d['public_service_prestige']:+d} prestige.")
@@ -393,72 +496,75 @@ def _clear(e):
 
 @_r("final_payment")
 def _finalpay(e):
-    return f"{color_name(e.player)} pays ${e.data['paid']} for its initiative space one last time{_loans(e.data['loans'])}."
+    return f"{player_name(e.player)} pays ${e.data['paid']} for its initiative space one last time{_loans(e.data['loans'])}."
 
 
 @_r("final_scoring")
 def _finalscore(e):
     d = e.data
     left = f" ({d['cubes_left']} left)" if "cubes_left" in d else ""
-    return (f"Final scoring, {color_name(e.player)}: end-game tiles {d['end_tiles']:+d}, cubes {d['cubes']:+d}{left}, "
+    return (f"Final scoring, {player_name(e.player)}: end-game tiles {d['end_tiles']:+d}, cubes {d['cubes']:+d}{left}, "
             f"money {d['money']:+d}, culture {d['culture']:+d}, progress {d['progress']:+d} → {d['prestige']} prestige.")
 
 
 @_r("deal")
 def _deal(e):
-    return f"{color_name(e.player)} is dealt the prosperity tiles {', '.join(_tile_name(t) for t in e.data['tiles'])}."
+    return f"{player_name(e.player)} is dealt the prosperity tiles {', '.join(_tile_name(t) for t in e.data['tiles'])}."
 
 
 @_r("prosperity")
 def _prosperity(e):
-    return f"{color_name(e.player)} builds the prosperity tile {_tile_name(e.data['tile'])}{_loans(e.data.get('loans', 0))}."
+    return f"{player_name(e.player)} builds the prosperity tile {_tile_name(e.data['tile'])}{_loans(e.data.get('loans', 0))}."
 
 
 @_r("lake_reveal")
 def _lake_reveal(e):
-    return f"{color_name(e.player)} reveals {_tile_name(e.data['tile'])} and builds it as a Lake."
+    return f"{player_name(e.player)} reveals {_tile_name(e.data['tile'])} and builds it as a Lake."
 
 
 @_r("lake")
 def _lake(e):
     from .game import _xy
     x, y = _xy(components(), e.data["slot"])
-    return f"{color_name(e.player)} builds a Lake at ({x}, {y}): {changes_text(e.data['changes'])}."
+    return f"{player_name(e.player)} builds a Lake at ({x}, {y}): {changes_text(e.data['changes'])}."
 
 
 @_r("casino")
 def _casino(e):
-    return f"{color_name(e.player)}'s Casino pays for {e.data['tourists']} tourist{'s' if e.data['tourists'] != 1 else ''}."
+    return f"{player_name(e.player)}'s Casino pays for {e.data['tourists']} tourist{'s' if e.data['tourists'] != 1 else ''}."
 
 
 @_r("before_expo")
 def _before_expo(e):
     what = changes_text(e.data["changes"]) or "no change"
-    return f"Before the last World Expo, {color_name(e.player)}'s {_tile_name(e.data['tile'])}: {what}."
+    return f"Before the last World Expo, {player_name(e.player)}'s {_tile_name(e.data['tile'])}: {what}."
 
 
 @_r("end_effect")
 def _end_effect(e):
     what = changes_text(e.data["changes"]) or "no change"
-    return f"End of the game, {color_name(e.player)}'s {_tile_name(e.data['tile'])}: {what}."
+    return f"End of the game, {player_name(e.player)}'s {_tile_name(e.data['tile'])}: {what}."
 
 
 @_r("game_end")
 def _gameend(e):
     d = e.data
     winner = d["ranking"][0]
-    scores = ", ".join(f"{color_name(p)} {d['scores'][p]}" for p in d["ranking"])
-    return f"Game over: {color_name(winner)} wins and hosts the World Expo ({scores})."
+    scores = ", ".join(f"{player_name(p)} {d['scores'][p]}" for p in d["ranking"])
+    return f"Game over: {player_name(winner)} wins and hosts the World Expo ({scores})."
 
 
 # --- the board for the terminal -----------------------------------------------------------------
-def render_text(state, seat) -> str:
+def render_text(state, seat, width: int | None = None) -> str:
     """The board as rich-markup text: tracks, initiative, projects area and each city as a grid,
-    laid out for the terminal's width (at least 100 columns)."""
+    laid out for ``width`` columns (default: the terminal's width, at least 100; the player table
+    keeps its own width, about 110 columns)."""
     import shutil
 
     from .board_text import board_text
-    return board_text(state, seat, width=max(100, shutil.get_terminal_size((120, 40)).columns))
+    if width is None:
+        width = max(100, shutil.get_terminal_size((120, 40)).columns)
+    return board_text(state, seat, width=width)
 
 
 # --- rules summary ------------------------------------------------------------------------------
@@ -517,6 +623,9 @@ def action_json(state, a) -> dict:
     p = state.player
     d = {"id": a.id, "kind": a.kind, "arg": a.arg, "text": describe_action(state, a)}
     kind = a.kind
+    caps = capped_gains(state, a)
+    if caps:    # issue 15, defect 5: the gains as they will apply, before the click
+        d["capped"] = caps
     if kind == "initiative":
         d["space"] = a.arg + 1
         d["cost"] = state.politics_cost(p, a.arg)

@@ -10,6 +10,10 @@ Every function takes the state ``s`` (a ``CapitalsState``) and a seat ``p``; tra
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Iterator
+
 from .components import APPLY_ORDER, CUBES, EMP, MONEY, NT, POP, PRESTIGE, PROG, TRACK_NAMES
 
 #: categories of the score sheet (``score_breakdown``), in order
@@ -21,6 +25,32 @@ NCAT = len(CATEGORIES)
 CATEGORY_KEYS = tuple(c.replace(" ", "_").replace("-", "_") for c in CATEGORIES)
 
 _ORDER_KEY = {tr: i for i, tr in enumerate(APPLY_ORDER)}
+
+#: while ``recording_caps`` runs: the list that ``gain`` reports its capped gains to (else ``None``)
+_CAP_LOG: ContextVar[list | None] = ContextVar("capitals_cap_log", default=None)
+
+#: why a gain was cut, as ``recording_caps`` reports it
+CAP_POPULATION = "population"
+CAP_TRACK_END = "track end"
+
+
+@contextmanager
+def recording_caps() -> Iterator[list]:
+    """Collect the gains that ``gain`` cuts while the block runs (issue 15, defect 5).
+
+    Yields a list that fills with ``(phase, seat, track, wanted, applied, why)`` tuples, one per
+    positive gain that did not apply in full: ``wanted`` the amount moved for, ``applied`` how far the
+    marker actually moved (0 or more), ``why`` ``CAP_POPULATION`` (employment never exceeds
+    population, HU "Munkás sáv") or ``CAP_TRACK_END`` (the marker stops on the last space; the
+    red-arrow overflow applies instead, reference §3). Used on a clone to tell a player before the
+    click what an action's gains will really do; outside the block ``gain`` records nothing.
+    """
+    log: list = []
+    token = _CAP_LOG.set(log)
+    try:
+        yield log
+    finally:
+        _CAP_LOG.reset(token)
 
 
 def best_order(gains) -> list:
@@ -101,10 +131,20 @@ def gain(s, p: int, gains, category: int, fired: set) -> int:
                 pop = t[base + POP]
                 if v > pop:
                     v = pop if pop > t[base + EMP] else t[base + EMP]
+                    log = _CAP_LOG.get()
+                    if log is not None:
+                        log.append((s.phase, p, tr, amt, v - t[base + tr], CAP_POPULATION))
             hi = c.track_max[tr]
             lo = c.track_min[tr]
             if v > hi:
                 v = hi
+                log = _CAP_LOG.get()
+                if log is not None and amt > 0:
+                    entry = (s.phase, p, tr, amt, v - t[base + tr], CAP_TRACK_END)
+                    if log and log[-1][:4] == entry[:4]:     # the same gain, cut by population first
+                        log[-1] = entry
+                    else:
+                        log.append(entry)
                 key = tr * 2 + 1
                 if key not in fired:
                     fired.add(key)
