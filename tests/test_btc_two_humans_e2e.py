@@ -41,6 +41,7 @@ from pathlib import Path
 import pytest
 
 import test_browser_e2e as base
+from citygames.core.events import named_seats
 from test_browser_e2e import _get_json as get_json
 from test_browser_e2e import _watch_errors as watch_errors
 
@@ -348,7 +349,8 @@ def test_two_humans_play_between_two_cities(server):
             state = replay(record)
             assert state.is_terminal() and list(state.scores()) == result["scores"]
             _check_record(record, final_choices, withdrawn)
-            truth = state.observation(None)
+            with named_seats(record["players"]):   # the table names the cities after the players (issue 15)
+                truth = state.observation(None)
             rows = []
             for seat, p in enumerate(pages):
                 _wait(p, "() => document.body.dataset.terminal === 'true'")

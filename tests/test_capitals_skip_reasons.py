@@ -38,8 +38,8 @@ def test_no_cubes_names_the_cheapest_activation_and_the_plant():
 
 def test_a_cost_the_city_cannot_lose_is_named():
     s = _state("money 10 culture 0 employment 0 population 0 public_service 0 progress 0 prestige 0 cubes 5")
-    assert ("Red cannot activate anything (nothing affordable: Hotel needs 1 culture to lose; "
-            "City Hall needs 1 culture to lose).") in _red_lines(s)
+    assert ("Red cannot activate anything (nothing affordable: Hotel costs 1 culture (the city has 0); "
+            "City Hall costs 1 culture (the city has 0)).") in _red_lines(s)
 
 
 def test_no_activation_left_after_the_last_one():

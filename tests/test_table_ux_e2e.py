@@ -179,3 +179,45 @@ def test_page_routes_answer_a_browser_with_a_page(server):
             assert not csp, csp
         finally:
             browser.close()
+
+
+def test_a_turn_that_passed_by_itself_is_explained_in_the_turn_card(server):
+    """Issue 15, defect 6: an executive turn that ends by itself ("cannot activate anything (nothing
+    affordable: ...)") is said with its reason in the turn card, not only in the log: the player
+    sees, at their next turn, why they or the others were skipped since their own last action."""
+    t = base.create_table(server, {"game": "the_capitals", "seed": 1, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "bot", "bot": "greedy"}, {"kind": "bot", "bot": "greedy"}]})
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    from playwright.sync_api import sync_playwright
+
+    errors: list[str] = []
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=base.CHROMIUM, args=base.CHROMIUM_ARGS)
+        page = browser.new_page(viewport={"width": 1366, "height": 900})
+        watch_errors(page, errors)
+        page.goto(server + t["seats"][0]["join_url"])
+        seen = None
+        clicked_at = ""
+        for _ in range(40):   # round 1's executive phase comes within a few decisions
+            page.wait_for_function(
+                "(seq) => document.body.dataset.terminal === 'true' || "
+                "(document.body.dataset.mine === 'true' && document.body.dataset.seq !== seq)",
+                arg=clicked_at, timeout=STEP_TIMEOUT_MS)
+            notice = page.locator("#turn-notice")
+            if notice.count() and notice.is_visible() and "cannot activate anything" in notice.inner_text():
+                seen = notice.inner_text()
+                break
+            choice = page.evaluate(base.CHOOSE)
+            assert choice is not None, "seat 0 is to move but nothing is clickable"
+            clicked_at = page.evaluate("document.body.dataset.seq")
+            where = "#board .legal" if choice["where"] == "board" else "#actions button"
+            page.locator(f'{where}[data-action="{choice["id"]}"]').click()
+        assert seen, "no skipped turn was explained in the turn card within 40 decisions"
+        page.screenshot(path=str(ARTIFACTS / "skip-notice.png"))
+        # the same sentences as the log's, names of players and all
+        log = page.locator("#log").inner_text()
+        for line in seen.splitlines():
+            assert line in log, (line, log[-600:])
+            assert "(nothing affordable: " in line or "(no tile with an activation effect)" in line, line
+        assert not errors, errors
+        browser.close()

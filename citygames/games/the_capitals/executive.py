@@ -269,8 +269,8 @@ def end_activations(s, arg: int = 0, why: str = "") -> None:
 def why_no_activation(s, p: int) -> str:
     """Why seat ``p`` can activate nothing (more) now, in words (issue 15, defect 6): ``"no activation
     left"``, ``"no tile with an activation effect"``, or ``"nothing affordable: "`` and the reasons:
-    up to two tiles whose activation would lose what the city lacks (``"Hotel needs 1 culture to
-    lose"``), then the cheapest activation in energy cubes (``"City Hall needs 2 energy cubes, the
+    up to two tiles whose activation costs what the city lacks (``"Hotel costs 1
+    culture (the city has 0)"``), then the cheapest activation in energy cubes (``"City Hall needs 2 energy cubes, the
     plant holds 1"``). Runs once per executive turn that ends by itself, so it stays cheap: the
     sentence parts are made only for the tiles named."""
     if s.activations_left <= 0:
@@ -302,9 +302,9 @@ def why_no_activation(s, p: int) -> str:
     lacking.sort()
     for slot in lacking[:2]:
         tile = tiles[city[slot]]
-        short = [f"{amt} {TRACK_NAMES[tr].replace('_', ' ')}" for tr, amt in tile.act_cost
-                 if tr != MONEY and t[base + tr] - amt < lo[tr]]
-        parts.append(f"{tile.name} needs {' and '.join(short)} to lose")
+        short = [f"{amt} {TRACK_NAMES[tr].replace('_', ' ')} (the city has {t[base + tr]})"
+                 for tr, amt in tile.act_cost if tr != MONEY and t[base + tr] - amt < lo[tr]]
+        parts.append(f"{tile.name} costs {' and '.join(short)}")
     if len(lacking) > 2:
         parts.append(f"{len(lacking) - 2} more")
     if cheapest_slot >= 0:

@@ -863,7 +863,7 @@ const STEP_PROMPTS = {
 /** games.js `prompt`: what to do at this step. */
 export function prompt(obs) {
   const s = STEP_PROMPTS[obs.step] || "Choose an action.";
-  return touchMode() ? s.replace(/\bClick\b/g, "Tap").replace(/\bclick\b/g, "tap") : s;   // a phone: tap, then commit below
+  return s;   // table.js says "Tap" on a phone (svg.js touchWords)
 }
 
 /** games.js `describe`: "Round 3 (era I) · building phase — take a tile from the projects area". */

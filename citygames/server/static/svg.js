@@ -14,7 +14,7 @@ export function el(tag, attrs, parent) {
 /** A <text> element at (x, y) holding `s`. */
 export function txt(parent, x, y, s, attrs) {
   const t = el("text", { x, y, ...attrs }, parent);
-  t.textContent = s;
+  t.textContent = touchWords(s);
   return t;
 }
 
@@ -111,6 +111,12 @@ export function touchMode() {
   if (typeof window === "undefined" || !window.matchMedia) return false;
   if (/[?&]touch=1\b/.test(window.location.search)) return true;
   return window.matchMedia(TOUCH_QUERY).matches;
+}
+
+/** `s` with "Click"/"click" said as "Tap"/"tap" on a touch screen (touchMode), else `s` unchanged. */
+export function touchWords(s) {
+  if (typeof s !== "string" || !/click/i.test(s) || !touchMode()) return s;
+  return s.replace(/\bClick\b/g, "Tap").replace(/\bclick\b/g, "tap");
 }
 
 function escText(s) {

@@ -5,7 +5,7 @@ import {
   loadComponents, toast, h, swatch, seatNames, simultaneousStep, simultaneousNode,
 } from "/static/app.js";
 import { loadView } from "/static/games.js";
-import { hideTip, closeDetails, refreshDetails } from "/static/svg.js";
+import { hideTip, closeDetails, refreshDetails, touchWords } from "/static/svg.js";
 import { PlayersCard } from "/static/players.js";
 import { ChatPanel } from "/static/chat.js";
 import { TurnNotifier } from "/static/notify.js";
@@ -225,13 +225,14 @@ async function onState(msg) {
   }
   $("turn-card").classList.toggle("mine", mine);
   $("turn-what").textContent = msg.terminal ? "The game has ended." : view.describe(obs, comps);
+  showSkipNotice(msg);
   const simBox = $("turn-sim");
   simBox.textContent = "";
   simBox.hidden = !sim;
   if (sim) simBox.appendChild(simultaneousNode(sim, nm, colors, sim.chose ? onChange : null, { busy }));
   const prompt = $("turn-prompt");
   prompt.hidden = !mine;
-  prompt.textContent = mine ? view.prompt(obs, legal) : "";
+  prompt.textContent = mine ? touchWords(view.prompt(obs, legal)) : "";   // "Tap" on a phone
   actionButtons($("actions"), unplaced, onAction, { disabled: busy });
   const all = $("all-actions");
   all.hidden = !mine || legal.length === unplaced.length;
@@ -289,6 +290,35 @@ async function onState(msg) {
   if (notifier) notifier.update(mine && !msg.terminal, msg.terminal ? "" : view.describe(obs, comps));
   lifeUpdate(msg, nm, colors);   // clocks, resign, abandon, take back, rematch (life.js)
   logPanel.settle();   // the turn card, the panels and the score card above changed the log box's height
+}
+
+/**
+ * Turns that passed by themselves are said in the turn card with their reasons, not only in the log
+ * (issue 15, defect 6): the log entries whose data carries a `why` (The Capitals' "cannot activate
+ * anything (nothing affordable: ...)"; not the ordinary "no activation left"), for a player those since their own last action (so they
+ * see why they or others were skipped meanwhile), for a spectator those among the last 6 entries.
+ * At most the 3 newest are shown.
+ */
+function showSkipNotice(msg) {
+  let box = $("turn-notice");
+  if (!box) {
+    box = h("div", { id: "turn-notice", class: "turn-notice", role: "status" });
+    $("turn-what").after(box);
+  }
+  const entries = logPanel.entries;
+  // a reason other than the ordinary end ("no activation left" after activating) is a skip to explain
+  const isWhy = (x) => x && x.data && typeof x.data.why === "string" && x.data.why !== "no activation left";
+  let from = Math.max(0, entries.length - 6);
+  if (msg.your_seat !== null && msg.your_seat !== undefined) {
+    from = Math.max(0, entries.length - 60);
+    for (let i = entries.length - 1; i >= from; i--) {
+      if (entries[i] && entries[i].player === msg.your_seat && !isWhy(entries[i])) { from = i + 1; break; }
+    }
+  }
+  const shown = msg.terminal ? [] : entries.slice(from).filter(isWhy).slice(-3);
+  box.hidden = !shown.length;
+  box.textContent = "";
+  for (const e of shown) box.appendChild(h("div", null, e.text));
 }
 
 function onError(msg) {
