@@ -11,6 +11,7 @@ the toy games of ``tests/`` registered besides the built-in ones) and drives Deb
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import socket
@@ -63,14 +64,15 @@ def create_table(server: str, body: dict) -> dict:
         return json.load(r)
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """``citygames serve`` on a free port with a fresh SQLite database; yields its base URL."""
-    tmp = tmp_path_factory.mktemp("browser_e2e")
+@contextlib.contextmanager
+def serving(tmp: Path, bot_delay: float = 0.0):
+    """Run ``citygames serve`` on a free port with a fresh SQLite file in ``tmp`` and bots waiting
+    ``bot_delay`` seconds; yields its base URL, stops the server after. Raises ``RuntimeError`` if
+    the server exits or does not answer within 30 s (with its log)."""
     port = _free_port()
     log = open(tmp / "server.log", "w")
     cmd = [sys.executable, "-c", SERVE.format(tests=str(TESTS_DIR)), "serve", "--host", "127.0.0.1",
-           "--port", str(port), "--db", f"sqlite:///{tmp / 'e2e.sqlite3'}", "--bot-delay", "0"]
+           "--port", str(port), "--db", f"sqlite:///{tmp / 'e2e.sqlite3'}", "--bot-delay", str(bot_delay)]
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:
@@ -96,6 +98,13 @@ def server(tmp_path_factory):
         log.close()
 
 
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``citygames serve`` on a free port with a fresh SQLite database, no bot delay; yields its base URL."""
+    with serving(tmp_path_factory.mktemp("browser_e2e")) as url:
+        yield url
+
+
 def _unwritten_view(url: str) -> bool:
     """A game's board module that static/games.js lists but nobody has written yet: the page falls
     back to the generic view, and the browser reports the 404 of the attempt."""
@@ -119,6 +128,20 @@ def _watch_errors(page, errors: list) -> None:
     page.on("console", console)
     page.on("response", response)
 
+
+# The first choice the page offers: the first highlighted board element, else the first accessible
+# card (7 Wonders Duel: its menu then opens), else the first action button. Shared by the tests that
+# only need some legal move of any game.
+FIRST_CHOICE = r"""
+() => {
+  const board = document.querySelector('#board .legal[data-action]');
+  if (board) return {sel: `#board .legal[data-action="${board.dataset.action}"]`, menu: false};
+  const pick = document.querySelector('#board .pick[data-slot]');
+  if (pick) return {sel: `#board .pick[data-slot="${pick.dataset.slot}"]`, menu: true};
+  const b = document.querySelector('#actions button[data-action]');
+  return b ? {sel: `#actions button[data-action="${b.dataset.action}"]`, menu: false} : null;
+}
+"""
 
 # The choice of seat 0, made in the page from what it shows: the highlighted board elements
 # ([data-action].legal in the SVG) and the action buttons. Deterministic: placements without a

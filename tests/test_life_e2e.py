@@ -11,9 +11,6 @@ Playwright. Screenshots go to ``test-artifacts/life_e2e/`` (git-ignored).
 
 from __future__ import annotations
 
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -31,35 +28,10 @@ pytestmark = base.pytestmark
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    """``citygames serve`` on a free port, a fresh SQLite file, bots waiting 0.5 s; its base URL."""
-    tmp = tmp_path_factory.mktemp("life_e2e")
-    port = base._free_port()
-    log = open(tmp / "server.log", "w")
-    cmd = [sys.executable, "-c", base.SERVE.format(tests=str(base.TESTS_DIR)), "serve", "--host", "127.0.0.1",
-           "--port", str(port), "--db", f"sqlite:///{tmp / 'life.sqlite3'}", "--bot-delay", "0.5"]
-    proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 30
-        while True:
-            if proc.poll() is not None:
-                raise RuntimeError(f"the server exited: {(tmp / 'server.log').read_text()}")
-            try:
-                base._get_json(url + "/api/games")
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise RuntimeError(f"the server did not start: {(tmp / 'server.log').read_text()}")
-                time.sleep(0.2)
+    """``citygames serve`` on a free port, a fresh SQLite file, bots waiting 0.5 s (time to take a
+    seat back); its base URL."""
+    with base.serving(tmp_path_factory.mktemp("life_e2e"), bot_delay=0.5) as url:
         yield url
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
-        log.close()
 
 
 @pytest.fixture

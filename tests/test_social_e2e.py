@@ -48,18 +48,7 @@ window.AudioContext = class {
 };
 """
 
-# the page's move: the first highlighted board element, else the first card (its menu opens),
-# else the first action button
-CHOOSE = r"""
-() => {
-  const board = document.querySelector('#board .legal[data-action]');
-  if (board) return {sel: `#board .legal[data-action="${board.dataset.action}"]`, menu: false};
-  const pick = document.querySelector('#board .pick[data-slot]');
-  if (pick) return {sel: `#board .pick[data-slot="${pick.dataset.slot}"]`, menu: true};
-  const b = document.querySelector('#actions button[data-action]');
-  return b ? {sel: `#actions button[data-action="${b.dataset.action}"]`, menu: false} : null;
-}
-"""
+CHOOSE = base.FIRST_CHOICE   # some legal move of the page (test_browser_e2e)
 
 
 def _move(page) -> None:

@@ -26,18 +26,7 @@ STEP_TIMEOUT_MS = 20000
 
 pytestmark = base.pytestmark
 
-# seat 0's move in 7 Wonders Duel: the first highlighted board element, else the first accessible
-# card (its menu then opens), else the first action button
-CHOOSE = r"""
-() => {
-  const board = document.querySelector('#board .legal[data-action]');
-  if (board) return {sel: `#board .legal[data-action="${board.dataset.action}"]`, menu: false};
-  const pick = document.querySelector('#board .pick[data-slot]');
-  if (pick) return {sel: `#board .pick[data-slot="${pick.dataset.slot}"]`, menu: true};
-  const b = document.querySelector('#actions button[data-action]');
-  return b ? {sel: `#actions button[data-action="${b.dataset.action}"]`, menu: false} : null;
-}
-"""
+CHOOSE = base.FIRST_CHOICE   # some legal move of the page (test_browser_e2e)
 
 # where the newest log entry is: inside the visible part of the box or not, and the box's scroll
 LAST_ENTRY = r"""

@@ -51,6 +51,7 @@ from sqlalchemy import select, update
 from citygames.core import load_game
 
 from .db import LifeRow, TableRow, iso, now as db_now
+from .security import hash_token
 
 log = logging.getLogger("citygames.server")
 
@@ -94,11 +95,6 @@ def life_of(table) -> Life:
     if life is None:
         life = table.life = Life()
     return life
-
-
-def hash_token(token: str) -> str:
-    """SHA-256 hex digest of a token, as seat tokens are stored (``tables.hash_token``)."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 # --- storage (blocking; run in the database thread) ---------------------------------------------

@@ -16,6 +16,7 @@ Everything here is pure and synchronous; ``app.py`` wires it to the routes.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import re
@@ -53,6 +54,12 @@ class JsonError(ValueError):
 # them never count
 _STRUCTURE = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.S)
 
+
+
+def hash_token(token: str) -> str:
+    """The SHA-256 hex digest (64 characters) under which a secret token is stored: seat tokens,
+    creator tokens, rematch tokens (the database never holds a token itself; SECURITY.md)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 def json_too_deep(text: str, max_depth: int = MAX_JSON_DEPTH) -> bool:
     """Whether the JSON text ``text`` nests arrays/objects deeper than ``max_depth`` (defect 2).

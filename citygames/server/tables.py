@@ -46,11 +46,10 @@ from citygames.core import SIMULTANEOUS, Action, Game, IllegalActionError, State
 from citygames.core.errors import CitygamesError
 from citygames.core.events import named_seats
 
-from . import lifecycle
+from . import lifecycle, social
 from .db import Repository, StaleWrite, TableData, iso
-from . import social
 from .health import STORAGE_REFUSAL, StorageUnavailable, retry_delay
-from .security import JsonError, parse_json
+from .security import JsonError, hash_token, parse_json
 from .why import why_answer
 
 log = logging.getLogger("citygames.server")
@@ -71,10 +70,6 @@ ID_ALPHABET = string.ascii_lowercase + string.digits
 ID_LENGTH = 10
 #: seeds are drawn below 2**53 so records stay exact in JavaScript
 SEED_LIMIT = 2 ** 53
-
-
-def hash_token(token: str) -> str:
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def new_table_id() -> str:
