@@ -173,7 +173,7 @@ $("create-form").addEventListener("submit", async (e) => {
 function seatPills(t, cols) {
   return (t.seats || []).map(s => h("span", { class: `pill ${s.kind}` },
     h("span", { class: "sw", style: { background: cols[s.seat] } }),
-    s.kind === "bot" ? `${s.bot || s.name} bot` : (s.name || `seat ${s.seat}`),
+    s.name || (s.kind === "bot" ? `${s.bot} bot` : `seat ${s.seat}`),   // the seat's name, as the winner line
     t.result && t.result.scores ? ` ${t.result.scores[s.seat]}` : ""));
 }
 
