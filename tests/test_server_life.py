@@ -348,6 +348,11 @@ def test_a_move_stops_the_movers_clock_and_starts_the_next(client, clock):
 GRACE = 1.0   # the away grace of these tests' servers (seconds)
 
 
+def _away(state: dict) -> list[dict]:
+    """The seats a state message says may be handed to a bot: ``[{seat, since, handable_at, wait_s}]``."""
+    return [{"seat": x["seat"], **x["away"]} for x in state["seats"] if "away" in x]
+
+
 def _errors(ws, sends: list[dict]) -> list[str]:
     """Send each message of ``sends`` and collect the ``error`` answering it (states are skipped)."""
     out = []
@@ -370,7 +375,7 @@ def test_a_seat_away_is_handed_to_a_bot_by_another_player_and_taken_back(tmp_pat
             other = 1 - mover
             who, by = ["Ann", "Bob"][mover], ["Ann", "Bob"][other]
             ws_m, ws_o = (ws0, ws1) if mover == 0 else (ws1, ws0)
-            assert s1["life"]["away"] == [] and s1["life"]["away_grace_s"] == GRACE
+            assert _away(s1) == [] and s1["life"]["away_grace_s"] == GRACE
             assert _errors(ws_o, [
                 {"type": "hand_to_bot", "seat": mover},
                 {"type": "hand_to_bot", "seat": other},
@@ -393,7 +398,7 @@ def test_a_seat_away_is_handed_to_a_bot_by_another_player_and_taken_back(tmp_pat
                     "spectators cannot hand a seat to a bot"]
             ws_m.close()
             gone = _state(ws_o, lambda m: not m["seats"][mover]["connected"])
-            away = gone["life"]["away"]
+            away = _away(gone)
             assert [a["seat"] for a in away] == [mover] and 0 < away[0]["wait_s"] <= GRACE
             assert away[0]["since"] < away[0]["handable_at"]
             # too early: the refusal says how long is left
@@ -403,7 +408,7 @@ def test_a_seat_away_is_handed_to_a_bot_by_another_player_and_taken_back(tmp_pat
             time.sleep(away[0]["wait_s"] + 0.1)
             ws_o.send_json({"type": "hand_to_bot", "seat": mover})
             handed = _state(ws_o, lambda m: m["seats"][mover].get("zombie") == "away")
-            assert handed["life"]["away"] == [] and handed["life"]["bot_plays_you"] is False
+            assert _away(handed) == [] and handed["life"]["bot_plays_you"] is False
             assert f"{by} handed {who}'s seat to a bot (away for 1 s)" in [n["text"] for n in handed["life"]["notices"]]
             # the bot moves for the absent seat
             moved = _state(ws_o, lambda m: m["seq"] > handed["seq"])
@@ -449,7 +454,7 @@ def test_a_seat_never_connected_is_away_since_the_table_was_loaded(tmp_path):
             if s["to_move"] == [0]:   # Ann moves first: play until Bob (never connected) is to move
                 ws0.send_json({"type": "action", "seq": s["seq"], "action": s["legal"][0]["id"]})
                 s = _state(ws0, lambda m: m["to_move"] == [1])
-            assert [a["seat"] for a in s["life"]["away"]] == [1] and s["life"]["away"][0]["wait_s"] == 0
+            assert [a["seat"] for a in _away(s)] == [1] and _away(s)[0]["wait_s"] == 0
             ws0.send_json({"type": "hand_to_bot", "seat": 1})
             handed = _state(ws0, lambda m: m["seats"][1].get("zombie") == "away")
             assert "Ann handed Bob's seat to a bot (away for 0 s)" in [n["text"] for n in handed["life"]["notices"]]

@@ -562,13 +562,23 @@ async def hand_to_bot(manager, table, by: int | None, seat) -> str | None:
 
 
 # --- state messages ---------------------------------------------------------------------------
-def state_extra(table, seat: int | None, manager=None) -> dict:
+def state_extra(table, seat: int | None, manager=None, seats: list[dict] | None = None) -> dict:
     """The keys this module adds to every ``state`` message: ``status`` (``open``, ``finished``,
     ``abandoned``), ``clock`` (the settings or ``None``), ``clocks`` (``clock_view``) and ``life``:
     ``{resigned: [seats], notices: [{at, text, log}], rematch: {table_id, by, by_name} | None,
     rematch_of: id | None, bot_plays_you: bool, bot_plays_you_why: "timeout" | "away" | None,
-    handed_by: name | None, away: away_seats(), away_grace_s: seconds}``."""
+    handed_by: name | None, away_grace_s: seconds}``.
+
+    With ``manager`` and the message's ``seats`` (``[{seat, ...}]``), each seat that may be handed
+    to a bot (``away_seats``) gets ``away: {since, handable_at, wait_s}`` there, next to its
+    ``connected``: presence lives in ``seats``, so the rest of a message does not change when a
+    seat comes or goes."""
     data = life_of(table).data
+    if manager is not None and seats is not None:
+        by_seat = {s.get("seat"): s for s in seats}
+        for a in away_seats(manager, table):
+            if a["seat"] in by_seat:
+                by_seat[a["seat"]]["away"] = {k: a[k] for k in ("since", "handable_at", "wait_s")}
     rm = data.get("rematch")
     if rm:
         rm = {"table_id": rm["table_id"], "by": rm["by"], "by_name": _name(table, rm["by"])}
@@ -584,7 +594,6 @@ def state_extra(table, seat: int | None, manager=None) -> dict:
         "life": {"resigned": list(data.get("resigned", [])), "notices": list(data.get("notices", [])),
                  "rematch": rm or None, "rematch_of": data.get("rematch_of"), "bot_plays_you": mine,
                  "bot_plays_you_why": why, "handed_by": by_name,
-                 "away": away_seats(manager, table) if manager is not None else [],
                  "away_grace_s": away_grace(manager) if manager is not None else AWAY_GRACE,
                  "can_abandon": table.data.status == "open" and bool(data.get("creator_hash"))},
     }

@@ -824,7 +824,7 @@ class TableManager:
         }
         if not terminal and table.finished:   # resigned or abandoned (lifecycle.py)
             msg.update(terminal=True, result=table.data.result, legal=[], can_undo=False, to_move=[])
-        msg.update(lifecycle.state_extra(table, seat, self))
+        msg.update(lifecycle.state_extra(table, seat, self, seats))
         return _dumps(msg)
 
     def broadcast(self, table: Table, conns: list | None = None) -> None:

@@ -52,7 +52,7 @@ function drawClocks() {
 
 // ---- seats away: "Let a bot play for Ann" (PROTOCOL.md, "Resign, abandon, bot takeover, ...") ---
 
-let away = [];           // the last state's life.away: [{seat, since, handable_at, wait_s}]
+let away = [];           // the last state's seats away: [{seat, since, handable_at, wait_s}] (seats[].away)
 let awayAt = 0;          // performance.now() when it arrived
 let awayGrace = 120;     // life.away_grace_s
 let awayOpen = new Set();  // seats whose wait was over at the last draw
@@ -234,7 +234,7 @@ export function lifeUpdate(msg, names, colors) {
   // clocks and the seats away (their times count from the message's arrival, not from a redraw)
   const fresh = msg !== drawnMsg;
   drawnMsg = msg;
-  away = over ? [] : (life.away || []).filter(a => a.seat !== msg.your_seat);
+  away = over ? [] : (msg.seats || []).filter(x => x.away && x.seat !== msg.your_seat).map(x => ({ seat: x.seat, ...x.away }));
   if (fresh) awayAt = performance.now();
   if (typeof life.away_grace_s === "number") awayGrace = life.away_grace_s;
   awayOpen = new Set(away.filter(a => awayWait(a) <= 0).map(a => a.seat));
