@@ -218,7 +218,8 @@ function rematchNode(msg, names, cls = "primary") {
 
 /**
  * Update the table page's part from a state message (called by table.js after it drew the state):
- * the clocks, "a bot plays for you — Take back", resign and abandon (with an inline confirmation),
+ * the clocks, "a bot plays for you — Take back", the seats away ("Ann is away — Let a bot play for
+ * Ann", in the turn card and the Players card), resign and abandon (with an inline confirmation),
  * the table's notices, and the rematch controls in the score card and the final overlay.
  */
 export function lifeUpdate(msg, names, colors) {
