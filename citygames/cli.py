@@ -855,8 +855,11 @@ def rules(ctx, game_id, players, assumptions, sets, how_to_play) -> None:
               help="seconds after which an open table nobody uses leaves memory (0: never)")
 @click.option("--workers", type=click.IntRange(min=1), default=1, show_default=True,
               help="server worker processes on the port (more than 1 needs a postgresql:// database)")
+@click.option("--away-grace", type=click.FloatRange(min=0), default=120.0, show_default=True,
+              help="seconds a player to move must be away (no open page) before another player may let a bot "
+                   "play their seat")
 def serve(host, port, db, bot_delay, bot_processes, allowed_origins, rate_limit_opts, no_rate_limits,
-          idle_evict, workers) -> None:
+          idle_evict, workers, away_grace) -> None:
     """Run the browser table: lobby, tables, spectators and replays over HTTP and WebSockets."""
     try:
         import uvicorn
@@ -898,12 +901,13 @@ def serve(host, port, db, bot_delay, bot_processes, allowed_origins, rate_limit_
             rate_limits[name.strip()] = value.strip()
     try:
         app = create_app(url, bot_delay=bot_delay, bot_processes=bot_processes, allowed_origins=allowed_origins,
-                         rate_limits=rate_limits, idle_evict=idle_evict)
+                         rate_limits=rate_limits, idle_evict=idle_evict, away_grace=away_grace)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--allowed-origin/--rate-limit") from None
     if workers > 1:   # several worker processes (issue 16, part 5): see citygames/server/cluster.py
         _serve_workers(url, host, port, workers, sock, bot_delay=bot_delay, bot_processes=bot_processes,
-                       allowed_origins=list(allowed_origins), rate_limits=rate_limits, idle_evict=idle_evict)
+                       allowed_origins=list(allowed_origins), rate_limits=rate_limits, idle_evict=idle_evict,
+                       away_grace=away_grace)
         return
     for game_id in registered_games():  # import every engine now rather than during play
         try:

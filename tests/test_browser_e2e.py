@@ -65,14 +65,14 @@ def create_table(server: str, body: dict) -> dict:
 
 
 @contextlib.contextmanager
-def serving(tmp: Path, bot_delay: float = 0.0):
-    """Run ``citygames serve`` on a free port with a fresh SQLite file in ``tmp`` and bots waiting
-    ``bot_delay`` seconds; yields its base URL, stops the server after. Raises ``RuntimeError`` if
-    the server exits or does not answer within 30 s (with its log)."""
+def serving(tmp: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = ()):
+    """Run ``citygames serve`` on a free port with a fresh SQLite file in ``tmp``, bots waiting
+    ``bot_delay`` seconds and the further options ``extra``; yields its base URL, stops the server
+    after. Raises ``RuntimeError`` if the server exits or does not answer within 30 s (with its log)."""
     port = _free_port()
     log = open(tmp / "server.log", "w")
     cmd = [sys.executable, "-c", SERVE.format(tests=str(TESTS_DIR)), "serve", "--host", "127.0.0.1",
-           "--port", str(port), "--db", f"sqlite:///{tmp / 'e2e.sqlite3'}", "--bot-delay", str(bot_delay)]
+           "--port", str(port), "--db", f"sqlite:///{tmp / 'e2e.sqlite3'}", "--bot-delay", str(bot_delay), *extra]
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
     try:

@@ -1,11 +1,12 @@
 """Resign, rematch, clocks and bot takeover in a real browser (issue 15, "Tests it must have"):
 a resign in 7 Wonders Duel ends the game for the other player, who sees the final score sheet
 with the win; the rematch flow with two browser contexts (both end up seated at the new table);
-a live clock running out (a 2 s bank) and a bot taking the seat, which the player takes back; the
-lobby's Clock select and Abandon button.
+a live clock running out (a 2 s bank) and a bot taking the seat, which the player takes back; a
+player away (page closed) whose seat the other player hands to a bot once the away grace has
+passed, and who takes it back on coming back; the lobby's Clock select and Abandon button.
 
 Starts its own ``citygames serve`` (as ``test_browser_e2e`` does, but with ``--bot-delay 0.5`` so a
-bot playing a seat taken over leaves time to take it back) and drives Debian's Chromium with
+bot playing a seat taken over leaves time to take it back, and ``--away-grace 3``) and drives Debian's Chromium with
 Playwright. Screenshots go to ``test-artifacts/life_e2e/`` (git-ignored).
 """
 
@@ -22,6 +23,7 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "life_e2e"
 TIMEOUT_MS = 20000
 DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
+AWAY_GRACE = 3   # the server's --away-grace (seconds)
 
 pytestmark = base.pytestmark
 
@@ -30,7 +32,7 @@ pytestmark = base.pytestmark
 def server(tmp_path_factory):
     """``citygames serve`` on a free port, a fresh SQLite file, bots waiting 0.5 s (time to take a
     seat back); its base URL."""
-    with base.serving(tmp_path_factory.mktemp("life_e2e"), bot_delay=0.5) as url:
+    with base.serving(tmp_path_factory.mktemp("life_e2e"), bot_delay=0.5, extra=("--away-grace", str(AWAY_GRACE))) as url:
         yield url
 
 
@@ -88,6 +90,9 @@ def test_a_resign_in_duel_ends_the_game_for_the_other_player(server, browser):
     assert "Ann resigned" in bob.inner_text("#life-notices")
     assert bob.locator("#log .life-entry").last.inner_text() == "Ann resigned"   # the game log says it too
     assert bob.locator("#score-card").is_visible() and bob.locator("#life-resign").count() == 0
+    # the resigned game's board marks nobody "to move" (its engine state still has a mover)
+    assert bob.evaluate("window.citygames.last.observation.current_player") is not None
+    assert "to move" not in bob.locator("#board").text_content()
     bob.screenshot(path=str(ARTIFACTS / "03-after-resign-phone.png"), full_page=True)
     assert ann.inner_text("#life-resigned").startswith("You resigned.")
     res = base._get_json(f"{server}/api/tables/{t['table_id']}")
@@ -191,4 +196,62 @@ def test_the_lobby_creates_a_table_with_a_clock_and_abandons_it(server, browser)
     assert "abandoned by its creator" in table.inner_text("#life-abandoned")
     table.screenshot(path=str(ARTIFACTS / "11-abandoned.png"))
     assert base._get_json(f"{server}/api/tables/{tid}")["status"] == "abandoned"
+    assert not errors, errors
+
+
+def test_a_player_away_is_replaced_by_a_bot_by_the_other_and_takes_the_seat_back(server, browser):
+    """The player to move closes their page; the other sees them away with a countdown, then "Let a
+    bot play for …", clicks it, and the bot moves for the seat; the player comes back (a new page),
+    is told a bot plays for them and why, and takes the seat back."""
+    t = _duel(server)
+    errors: list[str] = []
+    ann = _open(browser, server + t["seats"][0]["join_url"], errors)
+    bob = _open(browser, server + t["seats"][1]["join_url"], errors)
+    mover = ann.evaluate("window.citygames.last.to_move[0]")
+    names = ["Ann", "Bob"]
+    gone, stays = (ann, bob) if mover == 0 else (bob, ann)
+    stays.wait_for_function("() => window.citygames.last.seats.every(s => s.connected)", timeout=TIMEOUT_MS)
+    assert stays.locator(".life-banner.away").count() == 0
+    gone.context.close()   # the player to move leaves
+    row = stays.locator(f"#life-away-{mover}")
+    row.wait_for(timeout=TIMEOUT_MS)
+    text = " ".join(row.inner_text().split())
+    assert text.startswith(f"{names[mover]} is away (") and "— you may let a bot play for them in 0:0" in text, text
+    badge = stays.locator(f"#players-list .player-row[data-seat='{mover}'] .life-away-badge")
+    assert badge.inner_text().startswith("bot in 0:0")
+    stays.screenshot(path=str(ARTIFACTS / "12-away-countdown.png"))
+    # once the grace has passed the button replaces the countdown, in the turn card and the Players card
+    button = stays.locator(f"#life-away-{mover} button.life-hand")
+    button.wait_for(timeout=TIMEOUT_MS)
+    assert button.inner_text() == f"Let a bot play for {names[mover]}"
+    assert stays.locator(f"#players-list .player-row[data-seat='{mover}'] button.life-hand-row").inner_text() == "Let a bot play"
+    stays.screenshot(path=str(ARTIFACTS / "13-let-a-bot-play.png"))
+    stays.set_viewport_size(PHONE)   # the same on a phone: the turn card under the board
+    button.scroll_into_view_if_needed()
+    assert button.is_visible()
+    stays.screenshot(path=str(ARTIFACTS / "13b-let-a-bot-play-phone.png"))
+    stays.set_viewport_size(DESKTOP)
+    seq = stays.evaluate("window.citygames.last.seq")
+    button.click()
+    stays.wait_for_selector(f"body[data-zombie='{mover}']", timeout=TIMEOUT_MS)
+    stays.wait_for_function(f"() => window.citygames.last.seq > {seq}", timeout=TIMEOUT_MS)   # the bot moved
+    notice = f"{names[1 - mover]} handed {names[mover]}'s seat to a bot (away for "
+    assert notice in stays.inner_text("#life-notices") and notice in stays.inner_text("#log")
+    assert f"{names[mover]}: played by a bot (away)" in stays.inner_text("#life")
+    assert stays.inner_text(f"#players-list .player-row[data-seat='{mover}'] .seat-badges") == "bot playing"
+    assert stays.locator(".life-banner.away").count() == 0
+    stays.screenshot(path=str(ARTIFACTS / "14-bot-plays-the-seat-away.png"))
+    # the player comes back (on a phone): told a bot plays for them, and why; takes the seat back
+    back = _open(browser, server + t["seats"][mover]["join_url"], errors, PHONE)
+    banner = back.locator("#life-zombie")
+    banner.wait_for(timeout=TIMEOUT_MS)
+    assert (f"A bot is playing for you — {names[1 - mover]} let a bot play for you while you were away."
+            in banner.inner_text())
+    back.screenshot(path=str(ARTIFACTS / "15-back-bot-plays-for-you-phone.png"))
+    back.click("#life-take-back")
+    back.wait_for_selector("body[data-zombie='']", timeout=TIMEOUT_MS)
+    stays.wait_for_selector("body[data-zombie='']", timeout=TIMEOUT_MS)
+    assert f"{names[mover]} took their seat back from the bot" in stays.inner_text("#life-notices")
+    back.screenshot(path=str(ARTIFACTS / "16-taken-back-phone.png"))
+    assert base._get_json(f"{server}/api/tables/{t['table_id']}")["seats"][mover].get("zombie") is None
     assert not errors, errors

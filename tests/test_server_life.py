@@ -342,3 +342,120 @@ def test_a_move_stops_the_movers_clock_and_starts_the_next(client, clock):
         assert clocks[mover]["remaining_s"] == 3600 and 3590 < clocks[nxt]["remaining_s"] <= 3600
     else:
         assert 600 < clocks[mover]["remaining_s"] <= 610 and clocks[nxt]["remaining_s"] <= 600
+
+
+# --- a seat away handed to a bot ("Presence": BGA's zombie) ------------------------------------
+GRACE = 1.0   # the away grace of these tests' servers (seconds)
+
+
+def _away(state: dict) -> list[dict]:
+    """The seats a state message says may be handed to a bot: ``[{seat, since, handable_at, wait_s}]``."""
+    return [{"seat": x["seat"], **x["away"]} for x in state["seats"] if "away" in x]
+
+
+def _errors(ws, sends: list[dict]) -> list[str]:
+    """Send each message of ``sends`` and collect the ``error`` answering it (states are skipped)."""
+    out = []
+    for m in sends:
+        ws.send_json(m)
+        out.append(next_error(ws)["message"])
+    return out
+
+
+def test_a_seat_away_is_handed_to_a_bot_by_another_player_and_taken_back(tmp_path):
+    db = tmp_path / "away.sqlite3"
+    body = {"game": DUEL, "seed": 31, "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]}
+    with server(db, away_grace=GRACE) as client:
+        t = client.post("/api/tables", json=body).json()
+        tid = t["table_id"]
+        with client.websocket_connect(ws_path(t, 0)) as ws0, client.websocket_connect(ws_path(t, 1)) as ws1:
+            s0 = _state(ws0)
+            s1 = _state(ws1, lambda m: all(x["connected"] for x in m["seats"]))
+            mover = s0["to_move"][0]
+            other = 1 - mover
+            who, by = ["Ann", "Bob"][mover], ["Ann", "Bob"][other]
+            ws_m, ws_o = (ws0, ws1) if mover == 0 else (ws1, ws0)
+            assert _away(s1) == [] and s1["life"]["away_grace_s"] == GRACE
+            assert _errors(ws_o, [
+                {"type": "hand_to_bot", "seat": mover},
+                {"type": "hand_to_bot", "seat": other},
+                {"type": "hand_to_bot", "seat": 2},
+                {"type": "hand_to_bot", "seat": "0"},
+                {"type": "hand_to_bot"},
+            ]) == [
+                f"hand to bot refused: {who} is connected",
+                "hand to bot refused: that is your own seat (resign instead, or take it back if a bot plays it)",
+                'malformed hand_to_bot: "seat" must be a seat number from 0 to 1',
+                'malformed hand_to_bot: "seat" must be a seat number from 0 to 1',
+                'malformed hand_to_bot: "seat" must be a seat number from 0 to 1',
+            ]
+            # the seat that is not to move cannot be handed over, connected or not
+            assert _errors(ws_m, [{"type": "hand_to_bot", "seat": other}]) == [
+                f"hand to bot refused: {by} is not to move (only a seat the game waits for can be handed over)"]
+            with client.websocket_connect(ws_path(t)) as spectator:
+                _state(spectator)
+                assert _errors(spectator, [{"type": "hand_to_bot", "seat": mover}]) == [
+                    "spectators cannot hand a seat to a bot"]
+            ws_m.close()
+            gone = _state(ws_o, lambda m: not m["seats"][mover]["connected"])
+            away = _away(gone)
+            assert [a["seat"] for a in away] == [mover] and 0 < away[0]["wait_s"] <= GRACE
+            assert away[0]["since"] < away[0]["handable_at"]
+            # too early: the refusal says how long is left
+            err = _errors(ws_o, [{"type": "hand_to_bot", "seat": mover}])[0]
+            assert err.startswith(f"hand to bot refused: {who} has been away for 0 s; a seat may be handed to a bot "
+                                  f"after 1 s away, in "), err
+            time.sleep(away[0]["wait_s"] + 0.1)
+            ws_o.send_json({"type": "hand_to_bot", "seat": mover})
+            handed = _state(ws_o, lambda m: m["seats"][mover].get("zombie") == "away")
+            assert _away(handed) == [] and handed["life"]["bot_plays_you"] is False
+            assert f"{by} handed {who}'s seat to a bot (away for 1 s)" in [n["text"] for n in handed["life"]["notices"]]
+            # the bot moves for the absent seat
+            moved = _state(ws_o, lambda m: m["seq"] > handed["seq"])
+            assert moved["seats"][mover]["zombie"] == "away"
+            assert _errors(ws_o, [{"type": "hand_to_bot", "seat": mover}]) == [
+                f"hand to bot refused: a bot plays for {who} already"]
+        assert client.get(f"/api/tables/{tid}").json()["seats"][mover]["zombie"] == "away"
+    # stored: after a restart the bot still plays the seat, and the player coming back sees it and takes it back
+    with server(db, away_grace=GRACE) as client:
+        with client.websocket_connect(ws_path(t, mover)) as ws:
+            back = _state(ws)
+            assert back["seats"][mover]["zombie"] == "away"
+            life = back["life"]
+            assert life["bot_plays_you"] is True and life["bot_plays_you_why"] == "away" and life["handed_by"] == by
+            ws.send_json({"type": "take_back"})
+            mine = _state(ws, lambda m: "zombie" not in m["seats"][mover])
+            assert mine["life"]["bot_plays_you"] is False and mine["life"]["handed_by"] is None
+            assert f"{who} took their seat back from the bot" in [n["text"] for n in mine["life"]["notices"]]
+        assert "zombie" not in client.get(f"/api/tables/{tid}").json()["seats"][mover]
+
+
+def test_hand_to_bot_refused_for_a_bot_seat_and_after_the_game(tmp_path):
+    with server(tmp_path / "away2.sqlite3", away_grace=0) as client:
+        body = {"game": DUEL, "seed": 32, "seats": [{"kind": "human", "name": "Ann"},
+                                                    {"kind": "bot", "bot": "greedy", "name": "Robo"}]}
+        t = client.post("/api/tables", json=body).json()
+        with client.websocket_connect(ws_path(t, 0)) as ws:
+            _state(ws)
+            assert _errors(ws, [{"type": "hand_to_bot", "seat": 1}]) == ["hand to bot refused: Robo is a bot already"]
+            ws.send_json({"type": "resign", "seq": 0})
+            _state(ws, lambda m: m["terminal"])
+            assert _errors(ws, [{"type": "hand_to_bot", "seat": 1}]) == ["hand to bot refused: the game is over"]
+
+
+def test_a_seat_never_connected_is_away_since_the_table_was_loaded(tmp_path):
+    """With no grace, a seat whose player never opened the link can be handed over at once by the
+    other player; its clock-less table then plays on."""
+    with server(tmp_path / "away3.sqlite3", away_grace=0) as client:
+        body = {"game": DUEL, "seed": 33, "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bob"}]}
+        t = client.post("/api/tables", json=body).json()
+        with client.websocket_connect(ws_path(t, 0)) as ws0:
+            s = _state(ws0)
+            if s["to_move"] == [0]:   # Ann moves first: play until Bob (never connected) is to move
+                ws0.send_json({"type": "action", "seq": s["seq"], "action": s["legal"][0]["id"]})
+                s = _state(ws0, lambda m: m["to_move"] == [1])
+            assert [a["seat"] for a in _away(s)] == [1] and _away(s)[0]["wait_s"] == 0
+            ws0.send_json({"type": "hand_to_bot", "seat": 1})
+            handed = _state(ws0, lambda m: m["seats"][1].get("zombie") == "away")
+            assert "Ann handed Bob's seat to a bot (away for 0 s)" in [n["text"] for n in handed["life"]["notices"]]
+            _state(ws0, lambda m: m["seq"] > handed["seq"])

@@ -295,7 +295,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
                static_dir: str | Path | None = None, bot_processes: int = 0,
                allowed_origins: list[str] | tuple[str, ...] = (),
                rate_limits: dict[str, str | None] | None = DEFAULT_RATE_LIMITS,
-               idle_evict: float | None = IDLE_EVICT) -> FastAPI:
+               idle_evict: float | None = IDLE_EVICT, away_grace: float = lifecycle.AWAY_GRACE) -> FastAPI:
     """The browser table's ASGI application.
 
     Args:
@@ -311,10 +311,14 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
             ``None`` turns them all off (load tests).
         idle_evict: seconds after which an open table with no connection and no bot task leaves
             memory (loaded again on its next use); ``None`` or 0: never (issue 16).
+        away_grace: seconds a seat to move must have had no open socket before another seated
+            player may hand it to a bot (issue 15, "Presence"; default 120; ``lifecycle.py``).
 
     Raises:
-        ValueError: a malformed origin or rate limit.
+        ValueError: a malformed origin or rate limit, or a negative ``away_grace``.
     """
+    if not away_grace >= 0:
+        raise ValueError(f"away_grace must be a number of seconds >= 0, not {away_grace!r}")
     url = resolve_db_url(db_url, data_dir)
     static = Path(static_dir) if static_dir is not None else STATIC_DIR
     origins = frozenset(normalise_origin(o) for o in allowed_origins)
@@ -335,6 +339,7 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
         manager = TableManager(repo, bot_delay=bot_delay, bot_processes=bot_processes, idle_evict=idle_evict)
         app.state.manager = manager
         manager.limits = limits   # the chat and name limits of social.py (issue 15)
+        manager.away_grace = away_grace   # a seat away may be handed to a bot after this (lifecycle.py)
         # PostgreSQL (issue 16, part 5 and defect 3): every server process on the database -- the
         # workers of one `serve --workers N`, or separate servers -- listens for the others' changes
         # before any table is loaded, so they never split the tables; None on SQLite (one process)

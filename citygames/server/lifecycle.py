@@ -11,8 +11,9 @@ Storage (old databases keep working): one optional row per table in ``table_life
      "resigned": [seat], "notices": [{"at": iso, "text": "Ann resigned", "log": events before it}],
      "rematch": {"table_id": id, "by": seat}, "rematch_of": old table id}
 
-and, in the seats JSON of ``tables``, the optional key ``"zombie": "timeout"`` on a human seat a
-bot plays. A table without a row (created before this module) has no creator, no clock and can
+and, in the seats JSON of ``tables``, the optional key ``"zombie": "timeout"`` (out of time) or
+``"zombie": "away"`` (handed to a bot by another player while away) on a human seat a bot plays;
+``data["handed"] = {"<seat>": {"by": seat, "at": iso}}`` says who handed an "away" seat over. A table without a row (created before this module) has no creator, no clock and can
 still be resigned, rematched and replayed.
 
 Rules chosen where the issue is silent (PROTOCOL.md, "Resign, abandon, bot takeover, clocks,
@@ -21,9 +22,14 @@ rematch"):
 - resign ends the game for the table whatever the number of players: the resigner is last, the
   others are ranked as the engine ranks them at that moment; ``returns`` are 1 for the first,
   -1 for the resigner, 0 for the others;
-- a bot takes a seat over only when its clock runs out (no takeover on a mere disconnection,
-  as on BGA turn-based tables where only a timeout makes a zombie); the player takes it back by
-  sending ``take_back`` from a socket opened with the seat's token;
+- a bot takes a seat over when its clock runs out, or when another seated player hands it to a
+  bot (``hand_to_bot``) because it is to move and has had no open connection for the server's
+  ``away_grace`` seconds (BGA lets the others expel a player who is away); never on a mere
+  disconnection by itself; the player takes it back by sending ``take_back`` from a socket
+  opened with the seat's token;
+- "away since" is kept in memory only: the moment the seat's last socket closed, or, for a seat
+  not seen since, the moment the table was loaded (after a restart or an eviction the grace
+  starts again: nobody is handed over for the server's own downtime);
 - a clock starts once every human seat has connected at least once (nobody loses time while
   the others open their links); it is wall time: it keeps running while the server is down;
 - a taken-back live seat whose bank is empty gets ``min(bank_s, 60)`` seconds again.
@@ -56,7 +62,7 @@ from .security import hash_token
 log = logging.getLogger("citygames.server")
 
 #: socket message types handled here (PROTOCOL.md)
-MESSAGES = ("resign", "take_back")
+MESSAGES = ("resign", "take_back", "hand_to_bot")
 #: the bot that plays a seat taken over
 ZOMBIE_BOT = "greedy"
 #: clock limits (seconds)
@@ -67,6 +73,9 @@ INCREMENT_MAX = 3600
 TAKE_BACK_GRACE = 60
 #: notices kept per table
 MAX_NOTICES = 50
+#: default seconds a seat to move must have had no open connection before another player may hand
+#: it to a bot (``create_app(away_grace=...)``, ``serve --away-grace``)
+AWAY_GRACE = 120.0
 
 
 class LifeError(Exception):
@@ -87,6 +96,11 @@ class Life:
     dirty: bool = False
     writer: Any = None            # the asyncio task writing ``data``
     deadline: float | None = None  # the clock timer's wake-up time (unix)
+    #: presence (memory only): unix time the table was loaded, the human seats connected at the
+    #: last look, and the unix time each absent seat's last socket closed
+    loaded_at: float = field(default_factory=time.time)
+    present: set = field(default_factory=set)
+    left: dict = field(default_factory=dict)
 
 
 def life_of(table) -> Life:
@@ -262,7 +276,9 @@ def sync(manager, table) -> None:
     socket attaches): record who has connected, start the clocks once every human seat has come,
     stop the clock of a seat no longer to move (live: minus the time used, plus the increment;
     turn: a fresh per-move allowance), start the seats now to move; persist what changed and
-    re-arm the timer. Cheap and idempotent; nothing happens on a table without a clock."""
+    re-arm the timer. Cheap and idempotent; nothing else happens on a table without a clock.
+    Also notes who is connected (``track_presence``) on every table."""
+    track_presence(table)
     life = life_of(table)
     data = life.data
     clock = data.get("clock")
@@ -404,30 +420,191 @@ async def _writer(manager, table) -> None:
             return
 
 
+# --- presence: a seat away handed to a bot (issue 15, "Presence") ------------------------------
+def track_presence(table) -> None:
+    """Note which human seats have an open socket now, and when each absent seat's last socket
+    closed (``Life.left``, unix time). Called by ``sync`` on every attach and broadcast (a seat's
+    last socket closing always broadcasts), so the times are those of the changes."""
+    life = life_of(table)
+    at = time.time()
+    now = table.connected_seats() & set(_humans(table))
+    for seat in life.present - now:
+        life.left[seat] = at
+    for seat in now:
+        life.left.pop(seat, None)
+    life.present = now
+
+
+def away_grace(manager) -> float:
+    """The server's grace (seconds) before a seat away may be handed to a bot (``AWAY_GRACE``
+    unless ``create_app(away_grace=...)`` set another)."""
+    g = getattr(manager, "away_grace", None)
+    return AWAY_GRACE if g is None else float(g)
+
+
+def away_since(table, seat: int) -> float | None:
+    """Unix time since which the human ``seat`` has had no open socket (the last close, or when the
+    table was loaded for a seat not seen since); ``None`` when it is connected now."""
+    if seat in table.connected_seats():
+        return None
+    life = life_of(table)
+    return float(life.left.get(seat, life.loaded_at))
+
+
+def _clustered(manager) -> bool:
+    # several server processes on one PostgreSQL database: each knows only its own sockets
+    return getattr(manager, "cluster", None) is not None
+
+
+def away_seats(manager, table, at: float | None = None) -> list[dict]:
+    """The seats that may be handed to a bot now or later: human seats not played by a bot, to move
+    (in a simultaneous step: still to choose) in an open, unfinished game, with no open socket.
+    ``[{seat, since, handable_at, wait_s}]``: ISO times the seat left and it may be handed over,
+    and the seconds until then (0: now). ``[]`` on a server of several processes (presence is
+    per process there)."""
+    if table.data.status != "open" or table.state.is_terminal() or _clustered(manager):
+        return []
+    at = time.time() if at is None else at
+    grace = away_grace(manager)
+    out = []
+    for seat in sorted(set(table.state.players_to_move())):
+        if not 0 <= seat < len(table.data.seats):
+            continue
+        info = table.data.seats[seat]
+        if info.get("kind") != "human" or info.get("zombie"):
+            continue
+        since = away_since(table, seat)
+        if since is None:
+            continue
+        out.append({"seat": seat, "since": _iso_at(since), "handable_at": _iso_at(since + grace),
+                    "wait_s": round(max(0.0, since + grace - at), 1)})
+    return out
+
+
+def _iso_at(t: float) -> str:
+    import datetime as dt
+    return iso(dt.datetime.fromtimestamp(t, dt.timezone.utc))
+
+
+def duration_words(s: float) -> str:
+    """A duration for people: "40 s", "3 min", "1 h 5 min", "2 d 3 h" (``s`` seconds, >= 0)."""
+    s = max(0, int(s))
+    if s < 60:
+        return f"{s} s"
+    if s < 3600:
+        return f"{s // 60} min"
+    if s < 86400:
+        h, m = divmod(s // 60, 60)
+        return f"{h} h {m} min" if m else f"{h} h"
+    d, h = divmod(s // 3600, 24)
+    return f"{d} d {h} h" if h else f"{d} d"
+
+
+def _wait_words(s: float) -> str:
+    s = max(1, int(-(-s // 1)))   # rounded up: "in 1 s" rather than "in 0 s"
+    if s < 60:
+        return f"{s} s"
+    m, r = divmod(s, 60)
+    return f"{m} min {r} s" if r and m < 10 else duration_words(s)
+
+
+async def hand_to_bot(manager, table, by: int | None, seat) -> str | None:
+    """The player of seat ``by`` hands ``seat`` to a bot (issue 15, "Presence": Board Game Arena's
+    expulsion of a player who is away; the seat is then played "zombie"): allowed when ``seat`` is
+    a human seat not played by a bot, to move (or to choose) in an open game, and has had no open
+    socket for ``away_grace`` seconds; ``by`` must be another seat. The seat gets
+    ``zombie: "away"`` (stored), the notices say "Bob handed Ann's seat to a bot (away for 3 min)",
+    every connection hears it and the bot moves. ``None`` or the refusal (a sentence)."""
+    if by is None:
+        return "spectators cannot hand a seat to a bot"
+    n = len(table.data.seats)
+    if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+        return f'malformed hand_to_bot: "seat" must be a seat number from 0 to {n - 1}'
+    async with table.lock:
+        if table.finished or table.state.is_terminal():
+            return "hand to bot refused: the game is over"
+        who = _name(table, seat)
+        if seat == by:
+            return "hand to bot refused: that is your own seat (resign instead, or take it back if a bot plays it)"
+        info = table.data.seats[seat]
+        if info.get("kind") != "human":
+            return f"hand to bot refused: {who} is a bot already"
+        if info.get("zombie"):
+            return f"hand to bot refused: a bot plays for {who} already"
+        if _clustered(manager):
+            return ("hand to bot refused: this server runs as several processes, which do not know each "
+                    "other's connections, so it cannot tell who is away")
+        if seat not in set(table.state.players_to_move()):
+            return f"hand to bot refused: {who} is not to move (only a seat the game waits for can be handed over)"
+        since = away_since(table, seat)
+        if since is None:
+            return f"hand to bot refused: {who} is connected"
+        at = time.time()
+        grace = away_grace(manager)
+        if at - since < grace:
+            return (f"hand to bot refused: {who} has been away for {duration_words(at - since)}; a seat may be "
+                    f"handed to a bot after {duration_words(grace)} away, in {_wait_words(since + grace - at)}")
+        info["zombie"] = "away"
+        data = life_of(table).data
+        data.setdefault("handed", {})[str(seat)] = {"by": by, "at": iso(db_now())}
+        try:
+            await manager.db(save_seats, manager.repo, table.id, table.data.seats)
+        except Exception as exc:
+            del info["zombie"]
+            data["handed"].pop(str(seat), None)
+            log.error("table %s: storing the hand over failed: %s", table.id, exc)
+            return "server error: the hand over could not be stored; try again"
+        _notice(table, f"{_name(table, by)} handed {who}'s seat to a bot (away for {duration_words(at - since)})")
+        persist(manager, table)
+        manager.broadcast(table)
+    manager.schedule_bots(table)
+    return None
+
+
 # --- state messages ---------------------------------------------------------------------------
-def state_extra(table, seat: int | None) -> dict:
+def state_extra(table, seat: int | None, manager=None, seats: list[dict] | None = None) -> dict:
     """The keys this module adds to every ``state`` message: ``status`` (``open``, ``finished``,
     ``abandoned``), ``clock`` (the settings or ``None``), ``clocks`` (``clock_view``) and ``life``:
     ``{resigned: [seats], notices: [{at, text, log}], rematch: {table_id, by, by_name} | None,
-    rematch_of: id | None, bot_plays_you: bool}``."""
+    rematch_of: id | None, bot_plays_you: bool, bot_plays_you_why: "timeout" | "away" | None,
+    handed_by: name | None, away_grace_s: seconds}``.
+
+    With ``manager`` and the message's ``seats`` (``[{seat, ...}]``), each seat that may be handed
+    to a bot (``away_seats``) gets ``away: {since, handable_at, wait_s}`` there, next to its
+    ``connected``: presence lives in ``seats``, so the rest of a message does not change when a
+    seat comes or goes."""
     data = life_of(table).data
+    if manager is not None and seats is not None:
+        by_seat = {s.get("seat"): s for s in seats}
+        for a in away_seats(manager, table):
+            if a["seat"] in by_seat:
+                by_seat[a["seat"]]["away"] = {k: a[k] for k in ("since", "handable_at", "wait_s")}
     rm = data.get("rematch")
     if rm:
         rm = {"table_id": rm["table_id"], "by": rm["by"], "by_name": _name(table, rm["by"])}
     mine = seat is not None and 0 <= seat < len(table.data.seats) and bool(table.data.seats[seat].get("zombie"))
+    why = table.data.seats[seat].get("zombie") if mine else None
+    handed = data.get("handed", {}).get(str(seat)) if why == "away" else None
+    by = handed.get("by") if isinstance(handed, dict) else None
+    by_name = _name(table, by) if isinstance(by, int) and 0 <= by < len(table.data.seats) else None
     return {
         "status": table.data.status,
         "clock": data.get("clock"),
         "clocks": clock_view(table),
         "life": {"resigned": list(data.get("resigned", [])), "notices": list(data.get("notices", [])),
                  "rematch": rm or None, "rematch_of": data.get("rematch_of"), "bot_plays_you": mine,
+                 "bot_plays_you_why": why, "handed_by": by_name,
+                 "away_grace_s": away_grace(manager) if manager is not None else AWAY_GRACE,
                  "can_abandon": table.data.status == "open" and bool(data.get("creator_hash"))},
     }
 
 
 # --- socket messages: resign, take back --------------------------------------------------------
 async def handle(manager, table, conn, msg: dict) -> str | None:
-    """A ``resign`` or ``take_back`` message from ``conn``; ``None`` or the refusal."""
+    """A ``resign``, ``take_back`` or ``hand_to_bot`` message from ``conn``; ``None`` or the
+    refusal."""
+    if msg["type"] == "hand_to_bot":
+        return await hand_to_bot(manager, table, conn.seat, msg.get("seat"))
     if conn.seat is None:
         return f"spectators cannot {'resign' if msg['type'] == 'resign' else 'take a seat back'}"
     if msg["type"] == "resign":
@@ -493,8 +670,9 @@ async def take_back(manager, table, seat: int) -> str | None:
             return "take back refused: no bot plays for you"
         if table.data.status != "open":
             return "take back refused: the game is over"
-        del info["zombie"]
+        was = info.pop("zombie")
         data = life_of(table).data
+        handed = data.get("handed", {}).pop(str(seat), None)
         clock = data.get("clock")
         c = data.get("clocks", {}).get(str(seat))
         if clock and clock["mode"] == "live" and c is not None and remaining(c, time.time()) <= 0:
@@ -503,7 +681,9 @@ async def take_back(manager, table, seat: int) -> str | None:
         try:
             await manager.db(save_seats, manager.repo, table.id, table.data.seats)
         except Exception as exc:
-            info["zombie"] = "timeout"
+            info["zombie"] = was
+            if handed is not None:
+                data.setdefault("handed", {})[str(seat)] = handed
             log.error("table %s: storing the take back failed: %s", table.id, exc)
             return "server error: the take back could not be stored; try again"
         persist(manager, table)

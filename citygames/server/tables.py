@@ -824,7 +824,7 @@ class TableManager:
         }
         if not terminal and table.finished:   # resigned or abandoned (lifecycle.py)
             msg.update(terminal=True, result=table.data.result, legal=[], can_undo=False, to_move=[])
-        msg.update(lifecycle.state_extra(table, seat))
+        msg.update(lifecycle.state_extra(table, seat, self, seats))
         return _dumps(msg)
 
     def broadcast(self, table: Table, conns: list | None = None) -> None:
@@ -906,14 +906,14 @@ class TableManager:
             with named_seats(social.seat_names(table)):   # the engine's reason names the players
                 conn.put(_dumps(why_answer(table, conn.seat, msg, conn)))
             return
-        if kind in lifecycle.MESSAGES:   # resign, take_back (issue 15)
+        if kind in lifecycle.MESSAGES:   # resign, take_back, hand_to_bot (issue 15)
             err = await lifecycle.handle(self, table, conn, msg)
             if err is not None:
                 conn.error(err, table.seq)
             return
         if kind not in ("action", "undo", "withdraw"):
             conn.error(f"unknown message type {kind[:40]!r} (expected action, undo, withdraw, resign, take_back, "
-                       f"name, chat, why or ping)", table.seq)
+                       f"hand_to_bot, name, chat, why or ping)", table.seq)
             return
         if conn.seat is None:
             conn.error("spectators cannot act", table.seq)

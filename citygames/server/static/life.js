@@ -1,5 +1,6 @@
 // citygames — the life of a table beyond its moves (issue 15): resign, abandon, a bot playing a
-// seat whose time ran out and "Take back", clocks, and "Play again" (rematch). The server side is
+// seat whose time ran out or whose player is away ("Let a bot play for Ann", Board Game Arena's
+// zombie) and "Take back", clocks, and "Play again" (rematch). The server side is
 // citygames/server/lifecycle.py; the protocol is in PROTOCOL.md ("Resign, abandon, bot takeover,
 // clocks, rematch"). Everything users wrote (names) goes into the page as text, never as HTML.
 import { api, h, toast, myTables, swatch } from "/static/app.js";
@@ -33,8 +34,10 @@ function clockLeft(c) {
   return c.running ? c.remaining_s - (performance.now() - clocksAt) / 1000 : c.remaining_s;
 }
 
-/** Draw every clock: the rows of #life-clocks and any .seat-clock[data-seat=N] on the page. */
+/** Draw every clock: the rows of #life-clocks and any .seat-clock[data-seat=N] on the page;
+ * also the countdowns of the seats away (and draw the page's part again when one reaches 0). */
 function drawClocks() {
+  drawAway();
   for (const c of clocks) {
     const left = clockLeft(c);
     const text = fmtClock(left);
@@ -47,11 +50,114 @@ function drawClocks() {
   }
 }
 
+// ---- seats away: "Let a bot play for Ann" (PROTOCOL.md, "Resign, abandon, bot takeover, ...") ---
+
+let away = [];           // the last state's seats away: [{seat, since, handable_at, wait_s}] (seats[].away)
+let awayAt = 0;          // performance.now() when it arrived
+let awayGrace = 120;     // life.away_grace_s
+let awayOpen = new Set();  // seats whose wait was over at the last draw
+
+function awayWait(a) { return Math.max(0, a.wait_s - (performance.now() - awayAt) / 1000); }
+/** Seconds the seat has been away: the grace minus what is left of it, then counting on. */
+function awayFor(a) { return Math.max(0, awayGrace - a.wait_s + (performance.now() - awayAt) / 1000); }
+
+/** "40 s", "3 min", "1 h 5 min", as the server's notices say it. */
+export function durationWords(s) {
+  s = Math.max(0, Math.floor(s));
+  if (s < 60) return `${s} s`;
+  if (s < 3600) return `${Math.floor(s / 60)} min`;
+  if (s < 86400) { const hh = Math.floor(s / 3600), mm = Math.floor((s % 3600) / 60); return mm ? `${hh} h ${mm} min` : `${hh} h`; }
+  const d = Math.floor(s / 86400), hh = Math.floor((s % 86400) / 3600);
+  return hh ? `${d} d ${hh} h` : `${d} d`;
+}
+
+/** Tick the countdowns of the seats away; when one reaches 0 the button replaces it. */
+function drawAway() {
+  let opened = false;
+  for (const a of away) {
+    const left = awayWait(a);
+    if (left <= 0 && !awayOpen.has(a.seat)) opened = true;
+    for (const el of document.querySelectorAll(`.life-away-wait[data-seat="${a.seat}"]`)) {
+      const t = fmtClock(left);
+      if (el.textContent !== t) el.textContent = t;
+    }
+    for (const el of document.querySelectorAll(`.life-away-for[data-seat="${a.seat}"]`)) {
+      const t = durationWords(awayFor(a));
+      if (el.textContent !== t) el.textContent = t;
+    }
+  }
+  if (opened) redraw();
+}
+
+/** May this page hand `seat` to a bot (a player of another seat)? */
+function canHand(seat) { return seated() && seat !== ctx.seat; }
+
+function handButton(a, name, cls, text) {
+  return h("button", { class: cls, "data-hand": a.seat, title: `${name} is to move and away: a bot plays for them until they take their seat back`,
+    onclick: () => ctx.send({ type: "hand_to_bot", seat: a.seat }) }, text);
+}
+
+/** The turn card's rows "Ann is away (3 min) — [Let a bot play for Ann]" (a countdown before). */
+function awayRows(names, colors) {
+  return away.map((a) => {
+    const name = names[a.seat] ?? `Seat ${a.seat}`;
+    const row = h("div", { class: "life-banner away", id: `life-away-${a.seat}`, "data-seat": a.seat },
+      h("span", { class: "life-away-text" }, swatch(colors[a.seat]), " ", h("b", null, name), " is away (",
+        h("span", { class: "life-away-for", "data-seat": a.seat }, durationWords(awayFor(a))), ")",
+        canHand(a.seat) ? " —" : ""));
+    if (!canHand(a.seat)) return row;
+    if (awayOpen.has(a.seat)) {
+      row.append(handButton(a, name, "primary life-hand", `Let a bot play for ${name}`));
+    } else {
+      row.append(h("span", { class: "life-away-text" }, "you may let a bot play for them in ",
+        h("span", { class: "life-away-wait", "data-seat": a.seat }, fmtClock(awayWait(a)))));
+    }
+    return row;
+  });
+}
+
+/** The Players card's row of each seat away gets a small control too (the card is drawn first). */
+function awayBadges(names, seats, over) {
+  for (const el of document.querySelectorAll("#players-list .life-hand-row, #players-list .life-away-badge, #players-list .life-bot-badge")) el.remove();
+  for (const s of over ? [] : seats) {   // a human seat a bot plays says so in its row
+    const slot = s.zombie ? document.querySelector(`#players-list .player-row[data-seat="${s.seat}"] .seat-badges`) : null;
+    if (slot) slot.appendChild(h("span", { class: "life-bot-badge", title: s.zombie === "away" ? "a bot plays while the player is away" : "a bot plays: the player ran out of time" }, "bot playing"));
+  }
+  for (const a of away) {
+    const slot = document.querySelector(`#players-list .player-row[data-seat="${a.seat}"] .seat-badges`);
+    if (!slot || !canHand(a.seat)) continue;
+    const name = names[a.seat] ?? `Seat ${a.seat}`;
+    slot.appendChild(awayOpen.has(a.seat)
+      ? handButton(a, name, "small life-hand-row", "Let a bot play")
+      : h("span", { class: "life-away-badge", title: `${name} is away: you may let a bot play for them once the countdown ends` },
+        "bot in ", h("span", { class: "life-away-wait", "data-seat": a.seat }, fmtClock(awayWait(a)))));
+  }
+}
+
 // ---- the table page ---------------------------------------------------------------------------
+
+/**
+ * The observation a finished table's board is drawn from: nobody to move. A resigned or abandoned
+ * table stops mid-game, where the engine still names a player to move; every view reads who is to
+ * move from `current_player` (or `to_move`, or `choosing` in a simultaneous step), so clearing them here keeps "▶ to move" off every
+ * board (issue 15: a resignation ends the game for everybody). An observation with nobody to
+ * move is returned as it is.
+ */
+export function settledObservation(obs) {
+  if (!obs) return obs;
+  const cp = obs.current_player;
+  const listed = (k) => Array.isArray(obs[k]) && obs[k].length > 0;
+  const some = (cp !== null && cp !== undefined && cp >= 0) || listed("to_move") || listed("choosing");
+  if (!some) return obs;
+  const out = { ...obs, current_player: null, to_move: [] };
+  if ("choosing" in obs) out.choosing = [];   // Between Two Cities: the seats still to choose
+  return out;
+}
 
 let ctx = null;           // {tableId, seat, token, send}
 let confirming = null;    // "resign" | "abandon" | null: an inline confirmation is open
 let lastMsg = null;
+let drawnMsg = null;      // the message lifeUpdate drew last (a redraw draws the same one again)
 
 /** Set up the table page's part (called once by table.js). */
 export function initLife(context) {
@@ -112,7 +218,8 @@ function rematchNode(msg, names, cls = "primary") {
 
 /**
  * Update the table page's part from a state message (called by table.js after it drew the state):
- * the clocks, "a bot plays for you — Take back", resign and abandon (with an inline confirmation),
+ * the clocks, "a bot plays for you — Take back", the seats away ("Ann is away — Let a bot play for
+ * Ann", in the turn card and the Players card), resign and abandon (with an inline confirmation),
  * the table's notices, and the rematch controls in the score card and the final overlay.
  */
 export function lifeUpdate(msg, names, colors) {
@@ -125,9 +232,15 @@ export function lifeUpdate(msg, names, colors) {
   document.body.dataset.status = msg.status || "";
   document.body.dataset.zombie = (msg.seats || []).filter(s => s.zombie).map(s => s.seat).join(",");
 
-  // clocks
+  // clocks and the seats away (their times count from the message's arrival, not from a redraw)
+  const fresh = msg !== drawnMsg;
+  drawnMsg = msg;
+  away = over ? [] : (msg.seats || []).filter(x => x.away && x.seat !== msg.your_seat).map(x => ({ seat: x.seat, ...x.away }));
+  if (fresh) awayAt = performance.now();
+  if (typeof life.away_grace_s === "number") awayGrace = life.away_grace_s;
+  awayOpen = new Set(away.filter(a => awayWait(a) <= 0).map(a => a.seat));
   clocks = msg.clocks || [];
-  clocksAt = performance.now();
+  if (fresh) clocksAt = performance.now();
   if (msg.clock && clocks.length && !over) {
     box.appendChild(h("div", { class: "life-clocks", id: "life-clocks", title: clockWords(msg.clock) },
       clocks.map(c => h("span", { class: `life-clock${c.running ? " running" : ""}`, "data-seat": c.seat },
@@ -140,16 +253,22 @@ export function lifeUpdate(msg, names, colors) {
 
   // a bot plays a seat
   if (life.bot_plays_you && !over) {
+    const why = life.bot_plays_you_why === "away"
+      ? (life.handed_by ? `${life.handed_by} let a bot play for you while you were away.` : "you were away.")
+      : "your time ran out.";
     box.appendChild(h("div", { class: "life-banner zombie", id: "life-zombie" },
-      h("span", null, "A bot is playing for you — your time ran out."), " ",
+      h("span", null, `A bot is playing for you — ${why}`), " ",
       h("button", { class: "primary", id: "life-take-back", onclick: () => ctx.send({ type: "take_back" }) }, "Take back")));
   }
   for (const s of msg.seats || []) {
     if (s.zombie && s.seat !== msg.your_seat) {
-      box.appendChild(h("div", { class: "life-banner bot-seat" }, swatch(colors[s.seat]), " ",
-        `${names[s.seat] ?? `Seat ${s.seat}`}: played by a bot (out of time)`));
+      box.appendChild(h("div", { class: "life-banner bot-seat", "data-seat": s.seat }, swatch(colors[s.seat]), " ",
+        `${names[s.seat] ?? `Seat ${s.seat}`}: played by a bot (${s.zombie === "away" ? "away" : "out of time"})`));
     }
   }
+  // seats to move whose player is away: the others may let a bot play for them
+  for (const row of awayRows(names, colors)) box.appendChild(row);
+  awayBadges(names, msg.seats || [], over);
   if (msg.status === "abandoned") {
     box.appendChild(h("div", { class: "life-banner abandoned", id: "life-abandoned" }, "This table was abandoned by its creator: nobody plays on."));
   }

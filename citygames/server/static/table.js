@@ -10,7 +10,7 @@ import { PlayersCard } from "/static/players.js";
 import { ChatPanel } from "/static/chat.js";
 import { TurnNotifier } from "/static/notify.js";
 import { showEndStats } from "/static/endstats.js";
-import { initLife, lifeUpdate } from "/static/life.js";
+import { initLife, lifeUpdate, settledObservation } from "/static/life.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop());
 const params = new URLSearchParams(location.search);
@@ -188,7 +188,8 @@ async function onState(msg) {
   let unplaced = legal;
   if (view.render && comps) {
     showBoard(true);
-    const rest = view.render(svg, obs, comps, legal, {
+    // a finished table (ended, resigned, abandoned) shows nobody to move on any board (life.js)
+    const rest = view.render(svg, msg.terminal ? settledObservation(obs) : obs, comps, legal, {
       onAction: mine ? onAction : null, onWhy: mine ? onWhy : null, names: nm, colors, seat: msg.your_seat ?? null, busy,
       recent: view.recent(logPanel.entries), log: logPanel.entries, replay: false, myChoice: msg.my_choice || null,
     });
