@@ -137,3 +137,50 @@ def test_greyed_city_tile_says_why_on_a_phone(server):
         finally:
             browser.close()
     assert not errors, "\n".join(errors)
+
+
+def test_duel_progress_token_says_why_on_desktop(server):
+    """7 Wonders Duel at 1366 x 900: on a card turn a progress token of the board is greyed; its
+    tooltip ends with "why not? click" and a click names the science-pair rule."""
+    from playwright.sync_api import sync_playwright
+
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    errors: list[str] = []
+    token = "#board .ptoken.whynot[data-why-kind='progress']"
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=base.CHROMIUM, args=base.CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport=DESKTOP)
+            watch_errors(page, errors)
+            t = create_table(server, {"game": "seven_wonders_duel", "seed": 2,
+                                      "seats": [{"kind": "human", "name": "Asker"}, {"kind": "bot", "bot": "greedy"}]})
+            page.goto(server + t["seats"][0]["join_url"])
+            page.wait_for_selector("body[data-seq]")
+            clicked_at = None
+            for _ in range(MAX_TURNS):
+                _wait_mine(page, clicked_at)
+                seq = page.evaluate("document.body.dataset.seq")
+                if page.locator(token).count():
+                    break
+                board = page.locator("#board .legal[data-action]")
+                if board.count():
+                    board.first.click()
+                else:
+                    page.locator("#actions button[data-action]").first.click()
+                clicked_at = seq
+            else:
+                raise AssertionError("no card turn with a progress token")
+            tok = page.locator(token).first
+            tok.hover()
+            page.wait_for_selector(".tip .whyhint")
+            assert "progress token" in page.locator(".tip").inner_text()
+            page.screenshot(path=str(ARTIFACTS / "duel-hover.png"))
+            tok.click()
+            page.wait_for_selector("#details .details-why.no")
+            reason = page.locator("#details .details-why").inner_text()
+            assert "pair of identical science symbols" in reason, reason
+            assert page.evaluate("document.body.dataset.seq") == seq
+            page.screenshot(path=str(ARTIFACTS / "duel-reason.png"))
+        finally:
+            browser.close()
+    assert not errors, "\n".join(errors)
