@@ -101,3 +101,89 @@ def test_why_is_rate_limited_per_socket(tmp_path):
             refused = [a for a in answers if a["legal"] is None]
             assert refused and "too many questions" in refused[0]["reason"]
             assert all(a["legal"] is not None for a in answers[:20])
+
+
+# --- issue 15, "why not?" on every greyed choice: the kinds the boards now ask about -------------------
+
+def _slot(grid: int, x: int, y: int) -> int:
+    """The action argument of city slot (x, y) (PROTOCOL.md "## Why not": the components' grid)."""
+    o = grid // 2
+    return (y + o) * grid + x + o
+
+
+def _drive(sockets: dict, state: dict, stop, src: int | None = None) -> dict:
+    """Play the first legal action of whoever is to move until ``stop(state)``; returns that state.
+    ``src``: the seat whose socket gave ``state`` (consumed there; None: every socket still has it)."""
+    for _ in range(400):
+        mover = state["to_move"][0]
+        if mover != src:
+            state = my_turn(sockets[mover], mover, state["seq"])
+        if stop(state):
+            return state
+        sockets[mover].send_json({"type": "action", "seq": state["seq"], "action": state["legal"][0]["id"]})
+        state, src = next_state(sockets[mover], state["seq"] + 1), mover
+    raise AssertionError("the stop state never came")
+
+
+def test_capitals_city_tiles_and_slots_say_why_not(tmp_path):
+    """A Capitals city: the tile in hand cannot go on an occupied slot (the tile named), a tile that
+    cannot be activated in the executive phase says which cost the city lacks or that it has no
+    activation effect; the table is unharmed."""
+    grid = load_game("the_capitals", num_players=2).components_json()["grid"]
+    with server(tmp_path / "t.sqlite3") as client:
+        t = create(client, ["human", "human"], seed=0, options={"num_players": 2})
+        with client.websocket_connect(ws_path(t, 0)) as a, client.websocket_connect(ws_path(t, 1)) as b:
+            sockets = {0: a, 1: b}
+            st = next_state(a)   # (seat 1's socket has its own copy of this state)
+            # the building step: the Hotel's slot is taken
+            st = _drive(sockets, st, lambda s: any(x["kind"] == "place" for x in s["legal"]), src=0)
+            mover = st["to_move"][0]
+            ans = _why(sockets[mover], kind="place", arg=_slot(grid, 0, 0))
+            assert ans["legal"] is False and "slot (0, 0) is taken by your Hotel" in ans["reason"], ans
+            far = _why(sockets[mover], kind="place", arg=_slot(grid, 9, 9))
+            assert far["legal"] is False and "touches no tile of your city" in far["reason"], far
+
+            def greyed(s):
+                if not any(x["kind"] == "end_activations" for x in s["legal"]):
+                    return False
+                me = s["to_move"][0]
+                can = {(x["x"], x["y"]) for x in s["legal"] if x["kind"] == "activate"}
+                return any((c["x"], c["y"]) not in can for c in s["observation"]["players"][me]["city"])
+            st = _drive(sockets, st, greyed, src=mover)
+            mover = st["to_move"][0]
+            can = {(x["x"], x["y"]) for x in st["legal"] if x["kind"] == "activate"}
+            tiles = load_game("the_capitals", num_players=2).components_json()["tiles"]
+            asked = 0
+            for c in st["observation"]["players"][mover]["city"]:
+                if (c["x"], c["y"]) in can:
+                    continue
+                ans = _why(sockets[mover], kind="activate", arg=_slot(grid, c["x"], c["y"]))
+                name = tiles[c["tile"]]["name"]
+                assert ans["legal"] is False and ans["reason"].startswith("executive: "), ans
+                assert name in ans["reason"], (name, ans)
+                # the rule in words: the cost the city lacks (with what it has), the cubes, or no effect
+                assert ("(the city has " in ans["reason"] or "no activation effect" in ans["reason"]
+                        or "the plant holds" in ans["reason"] or "no activations left" in ans["reason"]), ans
+                asked += 1
+            assert asked
+            # the table is unharmed: the same seq, and the mover can still act
+            sockets[mover].send_json({"type": "action", "seq": st["seq"], "action": st["legal"][0]["id"]})
+            assert next_state(sockets[mover], st["seq"] + 1)["seq"] == st["seq"] + 1
+
+
+def test_duel_progress_token_outside_a_pair_names_the_rule(tmp_path):
+    """7 Wonders Duel: a progress token on the board, asked for on a card turn, names the science-pair
+    rule (not just "take a card")."""
+    with server(tmp_path / "t.sqlite3") as client:
+        t = create(client, ["human", "human"], seed=4, game="seven_wonders_duel")
+        before = None
+        with client.websocket_connect(ws_path(t, 0)) as a, client.websocket_connect(ws_path(t, 1)) as b:
+            sockets = {0: a, 1: b}
+            st = _drive(sockets, next_state(a), lambda s: any(x["kind"] == "construct" or x["kind"] == "discard"
+                                                               for x in s["legal"]), src=0)
+            mover = st["to_move"][0]
+            before = _snapshot(client, t)
+            token = st["observation"]["progress_board"][0]
+            ans = _why(sockets[mover], kind="progress", arg=token)
+            assert ans["legal"] is False and "pair of identical science symbols" in ans["reason"], ans
+        assert _snapshot(client, t) == before

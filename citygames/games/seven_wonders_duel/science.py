@@ -90,6 +90,16 @@ def token_why(s, a) -> str:
     return f"science pair (P16): {s.c.tokens[a.arg].name} is not on the board"
 
 
+def token_not_now(s, a) -> str:
+    """Why progress token ``a.arg`` cannot be taken outside a science pair, in words (issue 15,
+    "why can't I do this?"): a token is taken only on gathering a pair of identical science symbols
+    (or from the Great Library's draw)."""
+    name = s.c.tokens[a.arg].name
+    where = "it is on the board" if a.arg in s.progress_board else "it is not on the board"
+    return (f"progress token (§11.2, P16): {name} can be taken only when you gather a pair of identical "
+            f"science symbols ({where}); now you must take an accessible card")
+
+
 # --- the decision "library": the Great Library (P11) -----------------------------------------------
 def library_draw(s, p: int) -> None:
     """Seat ``p`` built the Great Library: it draws 3 tokens from the front of the box (P11), seen by

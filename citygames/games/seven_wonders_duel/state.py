@@ -64,7 +64,19 @@ _STEPS[MAUSOLEUM] = _step("mausoleum", MAUSOLEUM, effects.mausoleum_legal, {"mau
 _STEPS[CHOOSE_STARTER] = _step("choose_starter", CHOOSE_STARTER, ages.starter_legal, {"start": ages.choose_starter})
 
 #: the decisions (indexed by ``state.step``) and the phases (indexed by ``state.phase``, i.e. the age)
-RULES = PhaseMachine(_STEPS, [Phase("wonder draft", draft.run, key="draft"),
+class _DuelRules(PhaseMachine):
+    """The phase machine, whose refusal of a progress token outside a science pair names the rule
+    instead of the decision expected (issue 15, "why can't I do this?")."""
+
+    def why_illegal(self, state, action) -> str:
+        """As ``PhaseMachine.why_illegal``; a progress token asked for while no pair of science
+        symbols is pending (a card turn): ``science.token_not_now``."""
+        if action.kind == "progress" and state.step == PLAY:
+            return science.token_not_now(state, action)
+        return super().why_illegal(state, action)
+
+
+RULES = _DuelRules(_STEPS, [Phase("wonder draft", draft.run, key="draft"),
                               Phase("Age I", ages.end_of_turn, key="age_1"),
                               Phase("Age II", ages.end_of_turn, key="age_2"),
                               Phase("Age III", ages.end_of_turn, key="age_3")])

@@ -219,7 +219,14 @@ def legal_place(s) -> list:
 
 
 def why_place(s, a) -> str:
-    return "building: a tile must go on an empty slot next to the city (occupied or detached slots are not allowed)"
+    """Why the tile in hand may not go on slot ``a.arg``, the rule in words (issue 15, "why can't I
+    do this?"): the slot holds a tile (named), or it touches no tile of the city."""
+    rule = "a tile must go on an empty slot next to the city, diagonals included"
+    x, y = s.game.xy(a.arg)
+    taken = s.city[s.player].get(a.arg)
+    if taken is not None:
+        return f"building: slot ({x}, {y}) is taken by your {s.c.tiles[taken].name} ({rule})"
+    return f"building: slot ({x}, {y}) touches no tile of your city ({rule})"
 
 
 def place(s, slot: int) -> None:

@@ -137,21 +137,49 @@ def legal_activate(s) -> list:
     return out
 
 
+def lacking_costs(s, p: int, tile) -> list[str]:
+    """The parts of ``tile``'s activation cost ("lose X") that seat ``p``'s city cannot pay now, in
+    words: ``["1 culture (the city has 0)"]`` (money is never lacking: loans pay it). Empty when
+    the city can pay them all (issue 15, "why can't I do this?" and defect 6)."""
+    t = s.tracks
+    base = p * NT
+    lo = s.c.track_min
+    return [f"{amt} {TRACK_NAMES[tr].replace('_', ' ')} (the city has {t[base + tr]})"
+            for tr, amt in tile.act_cost if tr != MONEY and t[base + tr] - amt < lo[tr]]
+
+
+def _cube_words(s, p: int, slot: int) -> str:
+    """"3 cubes (printed 1 + 1 on it + 1), the plant holds 2" and the usable tourists, if any."""
+    tile = s.c.tiles[s.city[p][slot]]
+    cost = activation_cost(s, p, slot)
+    on = cost - tile.cubes - 1
+    tourists = len(usable_tourists(s, p, slot))
+    plus = f" and {plural(tourists, 'usable tourist')} in the city" if tourists else ""
+    return (f"{plural(cost, 'cube')} (printed {tile.cubes} + {on} cube{'s' if on != 1 else ''} and tourists "
+            f"on it + 1), the plant holds {s.tracks[p * NT + CUBES]}{plus}")
+
+
 def why_activate(s, a) -> str:
+    """Why seat to move may not activate the tile on slot ``a.arg`` now, the rule in words (issue 15,
+    "why can't I do this?"): no tile there, no activation effect, no activation left, a "lose X"
+    cost the city cannot pay ("activating Hotel costs 1 culture (the city has 0)"), or the energy
+    cubes it costs against what the plant holds."""
     p = s.player
     slot = a.arg
     if slot not in s.city[p]:
         return "executive: there is no tile of yours on that slot"
     tile = s.c.tiles[s.city[p][slot]]
     if not tile.has_activation:
-        return f"executive: {tile.name} has no activation effect"
+        return f"executive: {tile.name} has no activation effect (only tiles with an activation effect can be activated)"
     if s.activations_left <= 0:
-        return "executive: no activations left this phase (power plant + highest culture token)"
-    if not can_lose(s, p, tile.act_cost):
-        return (f"executive: {tile.name}'s activation makes you lose what you do not have (data rule "
-                "activation_cost_needs_holding)")
-    return (f"executive: activating {tile.name} costs {plural(activation_cost(s, p, slot), 'cube')} "
-            "(printed + cubes and tourists on it + 1), more than the plant's cubes and usable tourists")
+        return (f"executive: no activations left this phase (you made {s.activations_made}; the power plant "
+                "allows its activations per round, +1 with the Highest Culture token)")
+    short = lacking_costs(s, p, tile)
+    if short or not can_lose(s, p, tile.act_cost):
+        what = " and ".join(short) or "what the city does not have"
+        return (f"executive: activating {tile.name} costs {what}: you cannot lose what you do not have "
+                "(\"lose X to gain Y\" needs X)")
+    return f"executive: activating {tile.name} costs {_cube_words(s, p, slot)}: not enough energy"
 
 
 def activate(s, slot: int) -> None:
@@ -185,7 +213,8 @@ def legal_pay(s) -> list:
 def why_pay(s, a) -> str:
     if a.kind == "tourist":
         return "executive: that tourist is not usable (it must be in your city, unused this phase, and not on this tile)"
-    return "executive: not enough energy cubes on the power plant"
+    return (f"executive: not enough energy cubes on the power plant ({plural(s.cubes_due, 'cube')} due, "
+            f"the plant holds {s.tracks[s.player * NT + CUBES]}): use a tourist")
 
 
 def use_tourist(s, color: int) -> None:
@@ -228,7 +257,28 @@ def legal_free(s) -> list:
 
 
 def why_free(s, a) -> str:
-    return "executive: the free activation must target an adjacent tile with an activation effect"
+    """Why the free activation (Convention Center, Technology Park) may not target slot ``a.arg``:
+    no tile there, not adjacent, no activation effect, the Convention Center, or a cost the city
+    cannot pay (issue 15, "why can't I do this?")."""
+    p = s.player
+    rule = "the free activation must target an adjacent tile with an activation effect"
+    if a.kind != "free_activate" or s.pending_slot < 0 or s.pending_slot not in s.city[p]:
+        return f"executive: {rule}"
+    source = s.c.tiles[s.city[p][s.pending_slot]].name
+    x = s.city[p].get(a.arg)
+    if x is None:
+        return f"executive: there is no tile of yours on that slot ({rule})"
+    target = s.c.tiles[x]
+    if a.arg == s.pending_slot:
+        return f"executive: {source} cannot activate itself ({rule})"
+    if a.arg not in s.game.neighbours[s.pending_slot]:
+        return f"executive: {target.name} is not next to {source} ({rule})"
+    if not target.has_activation:
+        return f"executive: {target.name} has no activation effect ({rule})"
+    short = lacking_costs(s, p, target)
+    if short:
+        return f"executive: activating {target.name} costs {' and '.join(short)}: you cannot lose what you do not have"
+    return f"executive: {source} may not activate {target.name} for free (the Convention Center is never a free target)"
 
 
 def free_activate(s, slot: int) -> None:
@@ -297,14 +347,11 @@ def why_no_activation(s, p: int) -> str:
         return "no tile with an activation effect"
     t = s.tracks
     base = p * NT
-    lo = s.c.track_min
     parts = []
     lacking.sort()
     for slot in lacking[:2]:
         tile = tiles[city[slot]]
-        short = [f"{amt} {TRACK_NAMES[tr].replace('_', ' ')} (the city has {t[base + tr]})"
-                 for tr, amt in tile.act_cost if tr != MONEY and t[base + tr] - amt < lo[tr]]
-        parts.append(f"{tile.name} costs {' and '.join(short)}")
+        parts.append(f"{tile.name} costs {' and '.join(lacking_costs(s, p, tile))}")
     if len(lacking) > 2:
         parts.append(f"{len(lacking) - 2} more")
     if cheapest_slot >= 0:

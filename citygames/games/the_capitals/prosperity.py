@@ -146,7 +146,14 @@ def legal_lake(s) -> list:
 
 
 def why_lake(s, a) -> str:
-    return "prosperity: a Lake must go on an empty slot adjacent to a tile of the city (HU 'Tó építése')"
+    """Why the Lake may not go on slot ``a.arg`` (issue 15, "why can't I do this?"): the slot holds a
+    tile (named), or it touches no building tile of the city."""
+    rule = "a Lake must go on an empty slot adjacent to a tile of the city (HU 'Tó építése')"
+    x, y = s.game.xy(a.arg)
+    taken = s.city[s.player].get(a.arg)
+    if taken is not None:
+        return f"prosperity: slot ({x}, {y}) is taken by your {s.c.tiles[taken].name} ({rule})"
+    return f"prosperity: slot ({x}, {y}) touches no building tile of your city ({rule})"
 
 
 def place_lake(s, slot: int) -> None:

@@ -687,4 +687,6 @@ def components_json(game) -> dict:
         "progress_loop": c.loop,
         "expo_rounds": sorted(c.expo_rounds),
         "rounds": c.rounds,
+        # the side of the square city grid: city slot (x, y) is action argument (y + g//2) * g + x + g//2
+        "grid": c.grid,
     }

@@ -312,6 +312,10 @@ export function renderCapitals(svgRoot, obs, comp, legal, onAction, opts = {}) {
     else if (a.kind === "initiative") ctx.init.set(a.space, a);
     else if (a.kind === "move_token") ctx.corner.set(`${a.x},${a.y}`, a);
   }
+  ctx.kinds = new Set(legal.map(a => a.kind));
+  // the action kind a greyed slot of the player's own city answers "why not?" for (issue 15)
+  ctx.cityWhy = ctx.kinds.has("end_activations") ? "activate" : ctx.kinds.has("free_activate") ? "free_activate"
+    : ctx.kinds.has("place") ? "place" : ctx.kinds.has("place_lake") ? "place_lake" : null;
   ctx.mover = obs.current_player;
   ctx.myMove = ctx.onAction && legal.length > 0 && obs.seat !== null && obs.seat !== undefined ? obs.seat : null;
   svgRoot.classList.toggle("busy", !!opts.busy);
@@ -603,6 +607,37 @@ function cityBounds(pl, ctx, mine) {
   return { minX, maxX, minY, maxY };
 }
 
+/** The action argument of city slot (x, y): (y + g//2) * g + x + g//2, g the grid side (components). */
+function slotArg(comp, x, y) {
+  const g = comp.grid;
+  if (!Number.isInteger(g)) return null;
+  const o = Math.floor(g / 2);
+  return x + o >= 0 && x + o < g && y + o >= 0 && y + o < g ? (y + o) * g + x + o : null;
+}
+
+/** The words of a greyed city slot's "why not?" by the action kind it answers for. */
+const CITY_WHY = {
+  activate: (name) => `Activate ${name}`, free_activate: (name) => `Activate ${name} for free`,
+  place: (name, x, y) => name ? `Build on ${name}` : `Build at (${x}, ${y})`,
+  place_lake: (name, x, y) => name ? `Put the Lake on ${name}` : `Put the Lake at (${x}, ${y})`,
+};
+
+/**
+ * Make a slot of the player's own city that the current step cannot use a "why not?" target
+ * (issue 15, rules help): a tile that cannot be activated (or freely activated), a slot where the
+ * tile in hand cannot be built. A small grey "?" marks a greyed tile in the executive phase.
+ */
+function cityWhy(node, ctx, x, y, name, bx, by, ts) {
+  const arg = slotArg(ctx.comp, x, y);
+  if (!ctx.cityWhy || arg === null) return false;
+  if (!makeWhy(node, { kind: ctx.cityWhy, arg }, ctx, CITY_WHY[ctx.cityWhy](name, x, y))) return false;
+  if (name && (ctx.cityWhy === "activate" || ctx.cityWhy === "free_activate")) {
+    const bg = badge(node, bx + ts - 8, by + 8, "?", "#adb5bd", "#fff", Math.max(8.5, Math.min(11, ts * 0.17)));
+    bg.setAttribute("class", "whybadge");
+  }
+  return true;
+}
+
 function drawCity(parent, ctx, pl, p, x0, y0, w, H) {
   const { obs, comp } = ctx;
   const g = el("g", { class: "city", "data-seat": p }, parent);
@@ -691,6 +726,9 @@ function drawCity(parent, ctx, pl, p, x0, y0, w, H) {
         el("rect", { x: hx, y: py - 8, width: cw, height: 15, rx: 7.5, fill: item.can_build ? "#6741d9" : "#efe9ff", stroke: "#6741d9", "stroke-width": 1 }, cg);
         fitText(cg, hx + cw / 2, py + 3, label, cw - 8, 9.5, { fill: item.can_build ? "#fff" : "#35207a", "text-anchor": "middle", "font-weight": 600, class: "narrow" });
         tip(cg, () => tileTipHTML(tile, `${item.can_build ? "Can be built now" : "Cannot be built now"}: ${esc(item.why || "")}`));
+        // the prosperity step: a tile of the hand that cannot be built answers "why not?" (issue 15)
+        const lake = mine && !item.can_build ? ctx.legal.find(x => x.kind === "lake" && x.tile === item.tile) : null;
+        if (lake) makeWhy(cg, { kind: "prosperity", arg: lake.arg }, ctx, `Build ${tile.name}`);
         hx += cw + 4;
       }
       if (!hand.length) txt(hg, x0 + 66, py + 3, "none left", { "font-size": 10, fill: "#7a6a4d" });
@@ -716,7 +754,15 @@ function drawCity(parent, ctx, pl, p, x0, y0, w, H) {
   el("rect", { x: ox - 3, y: oy - 3, width: cols * ts + 6, height: rows * ts + 6, rx: 6, fill: "#f1eadb", stroke: "#e2d6bd" }, g);
   for (let cy = b.minY; cy <= b.maxY; cy++) {
     for (let cx = b.minX; cx <= b.maxX; cx++) {
-      if (!occupied.has(`${cx},${cy}`)) el("rect", { x: px(cx) + 2, y: py(cy) + 2, width: ts - 4, height: ts - 4, rx: 3, fill: "#f8f3e8", stroke: "#e6dcc8", "stroke-dasharray": "3 3" }, g);
+      if (occupied.has(`${cx},${cy}`)) continue;
+      const eg = el("rect", { x: px(cx) + 2, y: py(cy) + 2, width: ts - 4, height: ts - 4, rx: 3, fill: "#f8f3e8", stroke: "#e6dcc8", "stroke-dasharray": "3 3" }, g);
+      // an empty slot the tile in hand cannot go on (issue 15, "why not?")
+      if (mine && (ctx.cityWhy === "place" || ctx.cityWhy === "place_lake") && !ctx.place.has(`${cx},${cy}`)) {
+        const wg = el("g", { class: "slot-why", "data-x": cx, "data-y": cy }, g);
+        wg.appendChild(eg);
+        tip(wg, `<div class="tt">Empty slot (${cx}, ${cy})</div>`);
+        cityWhy(wg, ctx, cx, cy, null, px(cx), py(cy), ts);
+      }
     }
   }
   const touristsOn = new Map();
@@ -752,6 +798,8 @@ function drawCity(parent, ctx, pl, p, x0, y0, w, H) {
       const label = a.kind === "free_activate" ? "free" : `${a.cost}`;
       const bg = badge(tg, px(t.x) + ts - 8, py(t.y) + 8, label, a.kind === "free_activate" ? "#2b8a3e" : "#e8590c", "#fff", Math.max(8.5, Math.min(11, ts * 0.17)));
       bg.setAttribute("class", "cost");
+    } else if (mine && !a && k !== pendSlot) {
+      cityWhy(tg, ctx, t.x, t.y, tile.name, px(t.x), py(t.y), ts);
     }
   }
   // legal empty slots

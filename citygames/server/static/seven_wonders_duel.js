@@ -536,6 +536,7 @@ function drawProgressBoard(svg, ctx) {
     txt(tg, cx, y + r + 12, tok.name, { "font-size": 10.5, fill: "#2b5e2f", "text-anchor": "middle", "font-weight": 600 });
     title(tg, `${tok.name} (progress token): ${tok.effect}${a ? "\nClick to take it" : ""}`);
     if (a && makeClickable(tg, a, ctx)) el("circle", { class: "hl", cx, cy: y, r: r + 4, fill: "none" }, tg);
+    else if (!a && obs.phase === "play") makeWhy(tg, { kind: "progress", arg: t }, ctx, `Take ${tok.name}`);   // issue 15
   });
   if (!list.length) txt(g, (CX0 + CX1) / 2, y + 4, "no progress token left on the board", { "font-size": 11, fill: "#7a6a4d", "text-anchor": "middle" });
 }
@@ -719,7 +720,12 @@ function cardChoices(ctx, s) {
   const wonderActs = new Map(acts.filter(a => a.kind === "wonder").map(a => [a.wonder, a]));
   const mine = me !== null && me !== undefined ? obs.players[me].wonders : [];
   for (const w of mine) {
-    if (w.built || w.removed) continue;
+    if (w.built) continue;
+    if (w.removed) {   // the rule of seven wonders (P8): shown, greyed, with its "why not?"
+      rows.push({ a: null, label: comps.wonders[w.wonder].name, note: "out of the game", icon: "wonder",
+        why: { kind: "wonder", arg: w.wonder * comps.cards.length + s.card } });
+      continue;
+    }
     const a = wonderActs.get(w.wonder);
     const price = a ? a.price : (pr.wonders || {})[String(w.wonder)];
     const nm = comps.wonders[w.wonder].name;
@@ -978,6 +984,11 @@ function drawPlayer(svg, ctx, p, x0, y0, w, h) {
     const state = w8.removed ? "Out of the game (seven wonders were built)" : w8.built ? "Built" :
       price !== undefined ? `Not built yet: costs ${plural(price, "coin")} now${buildable.has(w8.wonder) && ctx.mover === p ? " — click an accessible card to build it" : ""}` : "Not built yet";
     title(wg, wonderTitle(wonder, state));
+    // the player's own wonder it cannot build now (cost, built, out of the game): "why not?" (issue 15)
+    if (ctx.onAction && obs.phase === "play" && ctx.mover === p && ctx.viewer === p && !buildable.has(w8.wonder)) {
+      const card = (obs.structure || []).find(x => x.accessible && !x.taken && x.card !== null && x.card !== undefined);
+      if (card) makeWhy(wg, { kind: "wonder", arg: w8.wonder * comps.cards.length + card.card }, ctx, `Build ${wonder.name}`);
+    }
   }
   y += 2 * (wh + 14) + 2;
   // the city by colour
@@ -1030,6 +1041,7 @@ function drawCity(g, ctx, p, x0, y0, w, h) {
         const a = destroyActs.get(c);
         title(chip, cardTitle(card, a ? "Click to put it into the discard pile" : null));
         if (a && makeClickable(chip, a, ctx)) hl(chip, x, cy, colW, chipH, 4);
+        else if (!a && destroyActs.size && p !== ctx.viewer) makeWhy(chip, { kind: "destroy", arg: c }, ctx, `Destroy ${card.name}`);
       });
     });
     y += longest[ri] * (chipH + 2) + 8;

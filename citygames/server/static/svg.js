@@ -260,6 +260,14 @@ export function makeWhy(node, query, ctx, label) {
   const onWhy = ctx.onWhy || (ctx.ui && ctx.ui.onWhy);
   if (!onWhy || !ctx.onAction || !query) return false;
   node.classList.add("whynot");
+  // desktop: the pointer says "help" (CSS) and the tooltip ends with "why not? click" (tip); an
+  // element with only an SVG <title> gets the same tooltip instead of the browser's own
+  if (!node._tipHtml) {
+    const html = nodeDetails(node) || `<div class="tt">${escText(label)}</div>`;
+    const t = node.querySelector ? node.querySelector(":scope > title") : null;
+    if (t) t.remove();
+    tip(node, html);
+  }
   if (query.kind !== undefined) { node.setAttribute("data-why-kind", query.kind); node.setAttribute("data-why-arg", query.arg ?? 0); }
   if (query.action !== undefined) node.setAttribute("data-why-action", query.action);
   button(node, `${label}: why not?`, () => selectTarget(node, { html: nodeDetails(node), reason: query }, ctx));
@@ -269,6 +277,9 @@ export function makeWhy(node, query, ctx, label) {
 // ---- tooltips (one floating <div class="tip"> shared by every view) ---------------------------
 
 let tipEl = null;
+
+/** The last line of a greyed target's tooltip (makeWhy): a click asks the rules why not. */
+const WHY_HINT = `<div class="whyhint">why not? click</div>`;
 
 function tipNode() {
   if (!tipEl || !tipEl.isConnected) {
@@ -302,7 +313,7 @@ export function tip(node, html, on) {
   node._tipHtml = html;   // the details panel shows the same (selectTarget)
   const show = (e) => {
     const t = tipNode();
-    t.innerHTML = typeof html === "function" ? html() : html;
+    t.innerHTML = (typeof html === "function" ? html() : html) + (node.classList && node.classList.contains("whynot") ? WHY_HINT : "");
     t.style.display = "block";
     if (e && e.clientX !== undefined) placeTip(e);
     else {
