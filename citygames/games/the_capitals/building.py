@@ -221,12 +221,19 @@ def legal_place(s) -> list:
 def why_place(s, a) -> str:
     """Why the tile in hand may not go on slot ``a.arg``, the rule in words (issue 15, "why can't I
     do this?"): the slot holds a tile (named), or it touches no tile of the city."""
-    rule = "a tile must go on an empty slot next to the city, diagonals included"
-    x, y = s.game.xy(a.arg)
-    taken = s.city[s.player].get(a.arg)
+    return slot_refusal(s, a.arg, "building", "tile",
+                        "a tile must go on an empty slot next to the city, diagonals included")
+
+
+def slot_refusal(s, slot: int, step: str, neighbour: str, rule: str) -> str:
+    """The refusal of a placement on ``slot`` of the mover's city at ``step`` ("building",
+    "prosperity"): the slot holds a tile (named), or it touches no ``neighbour`` ("tile",
+    "building tile") of the city; ``rule`` is the rule in words, quoted at the end."""
+    x, y = s.game.xy(slot)
+    taken = s.city[s.player].get(slot)
     if taken is not None:
-        return f"building: slot ({x}, {y}) is taken by your {s.c.tiles[taken].name} ({rule})"
-    return f"building: slot ({x}, {y}) touches no tile of your city ({rule})"
+        return f"{step}: slot ({x}, {y}) is taken by your {s.c.tiles[taken].name} ({rule})"
+    return f"{step}: slot ({x}, {y}) touches no {neighbour} of your city ({rule})"
 
 
 def place(s, slot: int) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from citygames.core.phases import NO_DECISION
 
 from . import administration
-from .building import frontier, triggered_construction
+from .building import frontier, slot_refusal, triggered_construction
 from .components import CUBES, LEVEL, MONEY, NT, NTYPES, PROG, TRACK_INDEX, TRACK_NAMES, TYPE_NAMES
 from .steps import S_LAKE, S_PLACE, S_PROSPERITY, S_TAKE
 from .tracks import C_TILES, best_order, can_lose, changes, gain, snapshot
@@ -148,12 +148,8 @@ def legal_lake(s) -> list:
 def why_lake(s, a) -> str:
     """Why the Lake may not go on slot ``a.arg`` (issue 15, "why can't I do this?"): the slot holds a
     tile (named), or it touches no building tile of the city."""
-    rule = "a Lake must go on an empty slot adjacent to a tile of the city (HU 'Tó építése')"
-    x, y = s.game.xy(a.arg)
-    taken = s.city[s.player].get(a.arg)
-    if taken is not None:
-        return f"prosperity: slot ({x}, {y}) is taken by your {s.c.tiles[taken].name} ({rule})"
-    return f"prosperity: slot ({x}, {y}) touches no building tile of your city ({rule})"
+    return slot_refusal(s, a.arg, "prosperity", "building tile",
+                        "a Lake must go on an empty slot adjacent to a tile of the city (HU 'Tó építése')")
 
 
 def place_lake(s, slot: int) -> None:
