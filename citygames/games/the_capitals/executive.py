@@ -55,9 +55,50 @@ def can_activate(s, p: int, slot: int) -> bool:
     return have >= cost or have + len(usable_tourists(s, p, slot)) >= cost
 
 
+def activatable_slots(s, p: int, first: bool = False) -> list[int]:
+    """The slots of seat ``p``'s city whose tile ``can_activate`` now, in slot order; with ``first``
+    only the first one found (``[]`` or one slot, not necessarily the lowest).
+
+    The same rule as ``can_activate`` per slot, in one pass: the tourists are looked at once for the
+    whole city instead of twice per tile (``activation_cost`` and ``usable_tourists``), as random play
+    asks this at every executive step (issue 15: the skip reasons are not to slow play down)."""
+    if s.activations_left <= 0:
+        return []
+    city = s.city[p]
+    tiles = s.c.tiles
+    have = s.tracks[p * NT + CUBES]
+    host = s.tourist_host
+    where = s.tourist_slot
+    used = s.tourist_used
+    on = s.cubes_on[p]
+    sitting: dict = {}      # slot -> tourists on it (they raise its cost)
+    sitting_free: dict = {}  # slot -> unused tourists on it (not usable for that slot: they must move)
+    free = 0
+    for k in range(len(host)):
+        if host[k] == p:
+            slot = where[k]
+            if slot >= 0:
+                sitting[slot] = sitting.get(slot, 0) + 1
+            if not used[k]:
+                free += 1
+                if slot >= 0:
+                    sitting_free[slot] = sitting_free.get(slot, 0) + 1
+    out = []
+    for slot in (city if first else sorted(city)):
+        tile = tiles[city[slot]]
+        if tile.cubes < 0 or (tile.act_cost and not can_lose(s, p, tile.act_cost)):
+            continue
+        cost = tile.cubes + on.get(slot, 0) + sitting.get(slot, 0) + 1
+        if have >= cost or have + free - sitting_free.get(slot, 0) >= cost:
+            out.append(slot)
+            if first:
+                break
+    return out
+
+
 def any_activatable(s, p: int) -> bool:
     """Whether seat ``p`` can activate any tile of its city now."""
-    return any(can_activate(s, p, slot) for slot in s.city[p])
+    return bool(activatable_slots(s, p, first=True))
 
 
 def free_targets(s, p: int, slot: int) -> list[int]:
@@ -133,7 +174,7 @@ def legal_activate(s) -> list:
     table = g.action_space.table
     p = s.player
     off = g.off["activate"]
-    out = [table[off + slot] for slot in sorted(s.city[p]) if can_activate(s, p, slot)]
+    out = [table[off + slot] for slot in activatable_slots(s, p)]
     out.append(table[g.off["end_activations"]])
     return out
 
