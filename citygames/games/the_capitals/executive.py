@@ -21,6 +21,7 @@ from citygames.core.phases import NO_DECISION
 
 from . import administration, building
 from .components import CUBES, MONEY, NT, TRACK_NAMES
+from .render import NONE_LEFT, lacking_text
 from .steps import P_PRE_EXPO, S_ACTIVATE, S_FREE, S_PAY, S_REWARD
 from .tracks import C_TILES, best_order, can_lose, changes, gain, snapshot
 
@@ -54,9 +55,50 @@ def can_activate(s, p: int, slot: int) -> bool:
     return have >= cost or have + len(usable_tourists(s, p, slot)) >= cost
 
 
+def activatable_slots(s, p: int, first: bool = False) -> list[int]:
+    """The slots of seat ``p``'s city whose tile ``can_activate`` now, in slot order; with ``first``
+    only the first one found (``[]`` or one slot, not necessarily the lowest).
+
+    The same rule as ``can_activate`` per slot, in one pass: the tourists are looked at once for the
+    whole city instead of twice per tile (``activation_cost`` and ``usable_tourists``), as random play
+    asks this at every executive step (issue 15: the skip reasons are not to slow play down)."""
+    if s.activations_left <= 0:
+        return []
+    city = s.city[p]
+    tiles = s.c.tiles
+    have = s.tracks[p * NT + CUBES]
+    host = s.tourist_host
+    where = s.tourist_slot
+    used = s.tourist_used
+    on = s.cubes_on[p]
+    sitting: dict = {}      # slot -> tourists on it (they raise its cost)
+    sitting_free: dict = {}  # slot -> unused tourists on it (not usable for that slot: they must move)
+    free = 0
+    for k in range(len(host)):
+        if host[k] == p:
+            slot = where[k]
+            if slot >= 0:
+                sitting[slot] = sitting.get(slot, 0) + 1
+            if not used[k]:
+                free += 1
+                if slot >= 0:
+                    sitting_free[slot] = sitting_free.get(slot, 0) + 1
+    out = []
+    for slot in (city if first else sorted(city)):
+        tile = tiles[city[slot]]
+        if tile.cubes < 0 or (tile.act_cost and not can_lose(s, p, tile.act_cost)):
+            continue
+        cost = tile.cubes + on.get(slot, 0) + sitting.get(slot, 0) + 1
+        if have >= cost or have + free - sitting_free.get(slot, 0) >= cost:
+            out.append(slot)
+            if first:
+                break
+    return out
+
+
 def any_activatable(s, p: int) -> bool:
     """Whether seat ``p`` can activate any tile of its city now."""
-    return any(can_activate(s, p, slot) for slot in s.city[p])
+    return bool(activatable_slots(s, p, first=True))
 
 
 def free_targets(s, p: int, slot: int) -> list[int]:
@@ -132,20 +174,26 @@ def legal_activate(s) -> list:
     table = g.action_space.table
     p = s.player
     off = g.off["activate"]
-    out = [table[off + slot] for slot in sorted(s.city[p]) if can_activate(s, p, slot)]
+    out = [table[off + slot] for slot in activatable_slots(s, p)]
     out.append(table[g.off["end_activations"]])
     return out
 
 
-def lacking_costs(s, p: int, tile) -> list[str]:
-    """The parts of ``tile``'s activation cost ("lose X") that seat ``p``'s city cannot pay now, in
-    words: ``["1 culture (the city has 0)"]`` (money is never lacking: loans pay it). Empty when
-    the city can pay them all (issue 15, "why can't I do this?" and defect 6)."""
+def lacking_parts(s, p: int, tile) -> list[list]:
+    """The parts of ``tile``'s activation cost ("lose X") that seat ``p``'s city cannot pay now, as plain
+    data: ``[[track name, amount, what the city has], ...]``, e.g. ``[["culture", 1, 0]]`` (money is
+    never lacking: loans pay it). Empty when the city can pay them all (issue 15, defect 6)."""
     t = s.tracks
     base = p * NT
     lo = s.c.track_min
-    return [f"{amt} {TRACK_NAMES[tr].replace('_', ' ')} (the city has {t[base + tr]})"
+    return [[TRACK_NAMES[tr], amt, t[base + tr]]
             for tr, amt in tile.act_cost if tr != MONEY and t[base + tr] - amt < lo[tr]]
+
+
+def lacking_costs(s, p: int, tile) -> list[str]:
+    """``lacking_parts`` in words: ``["1 culture (the city has 0)"]`` (issue 15, "why can't I do this?"
+    and defect 6)."""
+    return [lacking_text(part) for part in lacking_parts(s, p, tile)]
 
 
 def _cube_words(s, p: int, slot: int) -> str:
@@ -295,10 +343,10 @@ def decline_free(s, arg: int) -> None:
 
 
 # --- the end of a player's executive turn ---------------------------------------------------------
-def end_activations(s, arg: int = 0, why: str = "") -> None:
+def end_activations(s, arg: int = 0, why: dict | None = None) -> None:
     """Step handler (and the automatic end when nothing is activatable): a city that made no
     activation chooses its reward (or gets the only one), then the next player's turn. ``why``: the
-    reason of an automatic end (``why_no_activation``), logged with it (issue 15, defect 6)."""
+    reason of an automatic end (``why_no_activation``'s plain data), logged with it (issue 15, defect 6)."""
     p = s.player
     rewards = s.c.no_activation_rewards
     if s.activations_made == 0 and rewards:
@@ -306,25 +354,31 @@ def end_activations(s, arg: int = 0, why: str = "") -> None:
             s.activations_left = 0
             s.step = S_REWARD
             if why:     # the reward is chosen next; the reason is told now
-                s.event("cannot_activate", p, why=why)
+                s.event("cannot_activate", p, **why)
             return
         _give_reward(s, p, 0, why)
     elif why:
-        s.event("end_activations", p, made=s.activations_made, why=why)
+        s.event("end_activations", p, made=s.activations_made, **why)
     else:
         s.event("end_activations", p, made=s.activations_made)
     _close_turn(s)
 
 
-def why_no_activation(s, p: int) -> str:
-    """Why seat ``p`` can activate nothing (more) now, in words (issue 15, defect 6): ``"no activation
-    left"``, ``"no tile with an activation effect"``, or ``"nothing affordable: "`` and the reasons:
-    up to two tiles whose activation costs what the city lacks (``"Hotel costs 1
-    culture (the city has 0)"``), then the cheapest activation in energy cubes (``"City Hall needs 2 energy cubes, the
-    plant holds 1"``). Runs once per executive turn that ends by itself, so it stays cheap: the
-    sentence parts are made only for the tiles named."""
+def why_no_activation(s, p: int) -> dict:
+    """Why seat ``p`` can activate nothing (more) now, as the event's plain data (issue 15, defect 6);
+    ``render.why_text`` words it. The shapes:
+
+    - ``{"why": "no activation left"}`` (the code is also the sentence: the browser's turn card tells
+      this ordinary end apart by it);
+    - ``{"why": "no_effect"}``: no tile with an activation effect;
+    - ``{"why": "unaffordable", "lacking": [[tile id, [[track name, amount, has], ...]], ...],
+      "more": int, "cheapest": [tile id, cubes due, cubes held, usable tourists] | None}``: up to two
+      tiles (by slot) whose "lose X" cost the city lacks (``lacking_parts``), how many more such
+      tiles there are, and the cheapest activation in energy cubes (lowest slot on a tie).
+
+    Runs once per executive turn that ends by itself, so it builds no text: ints, ids and short lists."""
     if s.activations_left <= 0:
-        return "no activation left"
+        return {"why": NONE_LEFT}
     tiles = s.c.tiles
     city = s.city[p]
     lacking = []
@@ -344,22 +398,17 @@ def why_no_activation(s, p: int) -> str:
         if cheapest_slot < 0 or cost < cheapest_cost or (cost == cheapest_cost and slot < cheapest_slot):
             cheapest_cost, cheapest_slot = cost, slot
     if not lacking and cheapest_slot < 0:
-        return "no tile with an activation effect"
-    t = s.tracks
-    base = p * NT
-    parts = []
+        return {"why": "no_effect"}
     lacking.sort()
+    named = []
     for slot in lacking[:2]:
         tile = tiles[city[slot]]
-        parts.append(f"{tile.name} costs {' and '.join(lacking_costs(s, p, tile))}")
-    if len(lacking) > 2:
-        parts.append(f"{len(lacking) - 2} more")
+        named.append([tile.id, lacking_parts(s, p, tile)])
+    cheapest = None
     if cheapest_slot >= 0:
-        tourists = len(usable_tourists(s, p, cheapest_slot))
-        plus = f", with {tourists} usable tourist{'s' if tourists != 1 else ''}" if tourists else ""
-        parts.append(f"{tiles[city[cheapest_slot]].name} needs {cheapest_cost} energy "
-                     f"cube{'s' if cheapest_cost != 1 else ''}, the plant holds {t[base + CUBES]}{plus}")
-    return "nothing affordable: " + "; ".join(parts)
+        cheapest = [tiles[city[cheapest_slot]].id, cheapest_cost, s.tracks[p * NT + CUBES],
+                    len(usable_tourists(s, p, cheapest_slot))]
+    return {"why": "unaffordable", "lacking": named, "more": max(0, len(lacking) - 2), "cheapest": cheapest}
 
 
 def legal_reward(s) -> list:
@@ -376,11 +425,11 @@ def choose_reward(s, k: int) -> None:
     _close_turn(s)
 
 
-def _give_reward(s, p: int, k: int, why: str = "") -> None:
+def _give_reward(s, p: int, k: int, why: dict | None = None) -> None:
     reward = s.c.no_activation_rewards[k]
     gain(s, p, reward, C_TILES, set())
     if why:
-        s.event("no_activation", p, reward={TRACK_NAMES[tr]: amt for tr, amt in reward}, why=why)
+        s.event("no_activation", p, reward={TRACK_NAMES[tr]: amt for tr, amt in reward}, **why)
     else:
         s.event("no_activation", p, reward={TRACK_NAMES[tr]: amt for tr, amt in reward})
 

@@ -419,10 +419,47 @@ def _activate(e):
     return f"{player_name(e.player)} activates {_tile_name(d['tile'])} at ({x}, {y}){' ' + how if how else ''}{_loans(d.get('loans', 0))}: {ch or 'no change'}."
 
 
+#: ``why`` of an executive turn that ended because no activation was left: the code is also the words
+NONE_LEFT = "no activation left"
+
+
+def lacking_text(part) -> str:
+    """One lacking "lose X" cost, ``[track name, amount, what the city has]``, in words:
+    ``"1 culture (the city has 0)"`` (issue 15, defect 6)."""
+    track, amt, has = part
+    return f"{amt} {track.replace('_', ' ')} (the city has {has})"
+
+
+def why_text(d: dict) -> str:
+    """The words of an automatic end of an executive turn from its event data (``executive.why_no_activation``):
+    ``"no activation left"``, ``"no tile with an activation effect"`` or ``"nothing affordable: Hotel
+    costs 1 culture (the city has 0); City Hall needs 2 energy cubes, the plant holds 1, with 1 usable
+    tourist"``. ``""`` when ``d`` has no ``why``; any other ``why`` string (a log written before the
+    codes, when it held the words) is returned as it is (issue 15, defect 6)."""
+    why = d.get("why")
+    if not why:
+        return ""
+    if why == "no_effect":
+        return "no tile with an activation effect"
+    if why != "unaffordable":
+        return why
+    parts = [f"{_tile_name(tid)} costs {' and '.join(lacking_text(x) for x in short)}"
+             for tid, short in d.get("lacking") or ()]
+    if d.get("more"):
+        parts.append(f"{d['more']} more")
+    if d.get("cheapest"):
+        tid, cost, held, tourists = d["cheapest"]
+        plus = f", with {tourists} usable tourist{'s' if tourists != 1 else ''}" if tourists else ""
+        parts.append(f"{_tile_name(tid)} needs {cost} energy cube{'s' if cost != 1 else ''}, "
+                     f"the plant holds {held}{plus}")
+    return "nothing affordable: " + "; ".join(parts)
+
+
 @_r("no_activation")
 def _noact(e):
     rew = ", ".join(amount(k, v) for k, v in e.data["reward"].items()) if isinstance(e.data["reward"], dict) else ""
-    why = f" ({e.data['why']})" if e.data.get("why") else ""
+    why = why_text(e.data)
+    why = f" ({why})" if why else ""
     return f"{player_name(e.player)} makes no activation{why} and gains {rew}."
 
 
@@ -433,12 +470,13 @@ def _extra_lost(e):
 
 @_r("cannot_activate")
 def _cannot(e):
-    return f"{player_name(e.player)} cannot activate anything ({e.data['why']})."
+    return f"{player_name(e.player)} cannot activate anything ({why_text(e.data)})."
 
 
 @_r("end_activations")
 def _endact(e):
-    why = f" ({e.data['why']})" if e.data.get("why") else ""
+    why = why_text(e.data)
+    why = f" ({why})" if why else ""
     return (f"{player_name(e.player)} ends the executive phase after {e.data['made']} "
             f"activation{'s' if e.data['made'] != 1 else ''}{why}.")
 
