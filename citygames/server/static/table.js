@@ -308,7 +308,9 @@ function showSkipNotice(msg) {
   }
   const entries = logPanel.entries;
   // a reason other than the ordinary end ("no activation left" after activating) is a skip to explain
-  const isWhy = (x) => x && x.data && typeof x.data.why === "string" && x.data.why !== "no activation left";
+  // (only the events of a turn that ends by itself: Quadropolis' take has an unrelated data.why)
+  const isWhy = (x) => x && x.data && typeof x.data.why === "string" && x.data.why !== "no activation left" &&
+    /\.(cannot_activate|no_activation|end_activations)$/.test(x.kind || "");
   let from = Math.max(0, entries.length - 6);
   if (msg.your_seat !== null && msg.your_seat !== undefined) {
     from = Math.max(0, entries.length - 60);
