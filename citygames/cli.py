@@ -642,6 +642,99 @@ def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, part_games
         ctx.exit(130)
 
 
+@main.command(context_settings=GAME_OPTIONS)
+@click.argument("game_id", metavar="GAME")
+@click.option("--bots", required=True, help="the entrants, comma-separated bot names (at least 2; a name "
+              "given twice plays itself, the second labelled NAME#2)")
+@click.option("--games", "n_games", type=click.IntRange(min=1), default=100, show_default=True,
+              help="games per pair (per group with more seats): a multiple of the number of seats")
+@click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
+@click.option("--seed", type=int, default=0, show_default=True, help="same seed, same games, same file")
+@click.option("--out", type=click.Path(dir_okay=False), help="CSV file, one row per game, written as games finish")
+@click.option("--plot", type=click.Path(dir_okay=False), help="PNG plot of the ratings with their 95%% intervals")
+@click.option("--workers", type=click.IntRange(min=1), help="worker processes (default: all cores)")
+@click.option("--bootstrap", type=click.IntRange(min=0), default=500, show_default=True,
+              help="bootstrap resamples of the games for the rating intervals")
+@click.option("--no-progress", is_flag=True, help="no progress bar")
+@click.pass_context
+def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, workers, bootstrap, no_progress) -> None:
+    """Round-robin tournament between bots on GAME: ratings with 95% intervals and a head-to-head table.
+
+    Every pair of bots plays --games games, seats rotated so that each bot plays every seat
+    equally often; the rotations of a pair share their deals (game k of each starts from the same
+    seed). With more than two seats, every group of that many bots meets in each cyclic rotation
+    (with fewer bots than seats, each bot meets a field of copies of each other bot). Ratings are
+    Bradley-Terry maximum likelihood on the Elo scale (mean 0), from the pairwise results within
+    each game, with 95% bootstrap intervals over games (seeded).
+
+    Extra --name[=value] arguments are game options.
+    """
+    from rich.console import Console
+
+    from citygames.sim.tournament import plot_ratings, rate, run_tournament, split_bot_list
+    game = load_cli_game(game_id, players, ctx.args)
+    specs = split_bot_list(bots)
+    if len(specs) < 2:
+        raise click.BadParameter(f"a tournament needs at least 2 bots, got {len(specs)}", param_hint="--bots")
+    for spec in specs:
+        try:
+            make_bot(spec, 0)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--bots") from None
+    seats = game.num_players
+    if n_games % seats:
+        raise click.BadParameter(f"must be a multiple of {seats} (the seat rotations, so every bot plays every "
+                                 f"seat equally), got {n_games}", param_hint="--games")
+    if out is not None and not out.lower().endswith(".csv"):
+        raise click.BadParameter(f"must end in .csv, got {out!r}", param_hint="--out")
+    if plot is not None and not plot.lower().endswith(".png"):
+        raise click.BadParameter(f"must end in .png, got {plot!r}", param_hint="--plot")
+    try:
+        done = run_tournament(game_id, game.options, specs, n_games, seed=seed,
+                              workers=workers or os.cpu_count() or 1, out=out, progress=not no_progress,
+                              console=Console(stderr=True))
+    except OSError as exc:
+        raise click.ClickException(f"cannot write {out}: {exc}") from None
+    ratings = rate(done.games, done.labels, bootstrap=bootstrap, seed=seed)
+    _print_tournament(game, done, ratings, seed)
+    if out:
+        click.echo(f"Wrote {len(done.games)} games to {out}")
+    if plot:
+        plot_ratings(ratings, plot, title=f"{game.info.name}: {len(done.games)} games, seed {seed}")
+        click.echo(f"Wrote the plot to {plot}")
+
+
+def _print_tournament(game: Game, done, ratings, seed: int) -> None:
+    """The ratings table and the head-to-head table of a tournament."""
+    from rich.table import Table
+    console = _console()
+    labels = done.labels
+    t = Table(title=f"{game.info.name}: {len(done.games)} games, seed {seed} - Bradley-Terry ratings "
+                    f"(Elo points, mean 0, 95% bootstrap intervals)")
+    for col in ("bot", "rating", "95% interval", "games", "seats played"):
+        t.add_column(col, justify="left" if col == "bot" else "right")
+    for i in ratings.order():
+        t.add_row(labels[i], f"{ratings.rating[i]:+.0f}", f"{ratings.low[i]:+.0f} .. {ratings.high[i]:+.0f}",
+                  str(int(done.seat_counts[i].sum())), " / ".join(str(c) for c in done.seat_counts[i]))
+    console.print(t)
+    h = Table(title="Head to head: wins / draws / losses of the row bot against the column bot")
+    h.add_column("")
+    for j in range(len(labels)):
+        h.add_column(labels[j], justify="right")
+    for i in range(len(labels)):
+        cells = []
+        for j in range(len(labels)):
+            if i == j:
+                cells.append("-")
+                continue
+            d = ratings.draws[i, j]
+            w = ratings.wins[i, j] - d / 2
+            lo = ratings.wins[j, i] - d / 2
+            cells.append(f"{w:.0f} / {d:.0f} / {lo:.0f}")
+        h.add_row(labels[i], *cells)
+    console.print(h)
+
+
 @main.command("report")
 @click.argument("results", metavar="RESULTS", type=click.Path())
 @click.argument("results_b", metavar="[RESULTS_B]", type=click.Path(), required=False)

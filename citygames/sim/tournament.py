@@ -1,0 +1,361 @@
+"""Tournaments: a round-robin between bots, Bradley–Terry ratings with bootstrap intervals.
+
+``citygames tournament GAME --bots a,b,c --games N`` plays every *group* of bots ``N`` games, the
+bots rotated over the seats so that each plays every seat equally often (``schedule``):
+
+- 2 seats: every pair of bots (in ``--bots`` order) is a group, played in both seat orders.
+- P > 2 seats and at least P bots: every combination of P bots is a group, seated in its P cyclic
+  rotations (``a,b,c`` -> ``a,b,c``, ``b,c,a``, ``c,a,b``).
+- P > 2 seats and fewer bots: every ordered pair ``(a, b)`` is a group "a against a field of b"
+  (``a,b,b,b``), seated in its P cyclic rotations.
+
+``N`` must be a multiple of the number of rotations. The rotations of a group share their deals:
+game ``k`` of every rotation starts from the same state seed (a "duplicate" design, as in duplicate
+bridge), so the luck of the deal cancels between the seats.
+
+Games are played by the simulation machinery (``backends.LocalBackend`` running ``runner.run_one``),
+one run per seating, and streamed to a CSV file in game order. Ratings (``bradley_terry``) come from
+the pairwise results inside each game: for two seats held by different bots, the better rank wins
+and an equal rank is a draw (half a win each). Source: Bradley & Terry (1952); the fit is the
+maximum-likelihood one, on the Elo scale (400 / ln 10 points per logit), intervals by a seeded
+bootstrap over games (Efron percentile intervals).
+"""
+
+from __future__ import annotations
+
+import csv
+import itertools
+import math
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import numpy as np
+
+from .runner import GameResult
+
+#: points of the Elo scale per unit of Bradley–Terry log-strength
+ELO_PER_LOGIT = 400.0 / math.log(10.0)
+
+
+def split_bot_list(text: str) -> list[str]:
+    """``--bots`` text -> bot specs, one per entrant (``"random,greedy"`` -> ``["random", "greedy"]``).
+
+    The only place that knows the separator (a comma today); specs are passed to ``make_bot``
+    unparsed. Empty items are dropped."""
+    return [b.strip() for b in text.split(",") if b.strip()]
+
+
+def entrant_labels(specs: Sequence[str]) -> list[str]:
+    """A distinct label per entrant: the spec, with ``#2``, ``#3``... added to repeats
+    (``["random", "random"]`` -> ``["random", "random#2"]``), so a bot can play itself."""
+    seen: dict[str, int] = {}
+    out = []
+    for s in specs:
+        seen[s] = seen.get(s, 0) + 1
+        out.append(s if seen[s] == 1 else f"{s}#{seen[s]}")
+    return out
+
+
+def groups(entrants: int, seats: int) -> list[tuple[int, ...]]:
+    """The groups of entrant indices that meet (see the module doc), each in seat order before rotation.
+
+    Raises:
+        ValueError: fewer than 2 entrants or 2 seats.
+    """
+    if entrants < 2 or seats < 2:
+        raise ValueError(f"a tournament needs at least 2 bots and 2 seats, got {entrants} bots, {seats} seats")
+    if entrants >= seats:
+        return list(itertools.combinations(range(entrants), seats))
+    return [(a,) + (b,) * (seats - 1) for a, b in itertools.permutations(range(entrants), 2)]
+
+
+def rotations(group: Sequence[int]) -> list[tuple[int, ...]]:
+    """The cyclic rotations of a group over its seats (as many as seats)."""
+    g = tuple(group)
+    return [g[r:] + g[:r] for r in range(len(g))]
+
+
+@dataclass(frozen=True)
+class Seating:
+    """One seating of a tournament: ``games`` games with entrant ``lineup[seat]`` in each seat.
+
+    Attributes:
+        lineup: entrant index per seat.
+        first_index: the tournament index of its first game (its games are consecutive).
+        games: number of games.
+        deal_seed: game ``k`` starts from state seed ``deal_seed + k`` (shared by the rotations of a group).
+    """
+
+    lineup: tuple[int, ...]
+    first_index: int
+    games: int
+    deal_seed: int
+
+
+def schedule(entrants: int, seats: int, games: int, seed: int = 0) -> list[Seating]:
+    """Every seating of a round-robin, ``games`` games per group (module doc).
+
+    Raises:
+        ValueError: too few entrants or seats, or ``games`` not a positive multiple of ``seats``
+            (the number of rotations, so every bot plays every seat equally).
+    """
+    gs = groups(entrants, seats)
+    if games < seats or games % seats:
+        raise ValueError(f"--games must be a positive multiple of {seats} (the seat rotations), got {games}")
+    per = games // seats
+    out: list[Seating] = []
+    index = 0
+    for gi, g in enumerate(gs):
+        for lineup in rotations(g):
+            out.append(Seating(lineup, index, per, seed + gi * per))
+            index += per
+    return out
+
+
+# --- ratings -----------------------------------------------------------------------------------
+def pairwise(results: Iterable[tuple[Sequence[int], Sequence[int]]], n: int) -> np.ndarray:
+    """Pairwise scores: ``W[i, j]`` = wins of entrant ``i`` over ``j`` (draws count 1/2 each).
+
+    Args:
+        results: per game, ``(entrant per seat, rank per seat)`` (rank 1 = best; equal ranks draw).
+            Seats held by the same entrant are not compared.
+        n: number of entrants.
+
+    Returns:
+        float array ``(n, n)``; ``W + W.T`` is the number of comparisons per pair.
+    """
+    w = np.zeros((n, n))
+    for who, ranks in results:
+        for s, t in itertools.combinations(range(len(who)), 2):
+            i, j = who[s], who[t]
+            if i == j:
+                continue
+            if ranks[s] < ranks[t]:
+                w[i, j] += 1
+            elif ranks[s] > ranks[t]:
+                w[j, i] += 1
+            else:
+                w[i, j] += 0.5
+                w[j, i] += 0.5
+    return w
+
+
+def fit_bradley_terry(w: np.ndarray, prior: float = 1.0) -> np.ndarray:
+    """Maximum-likelihood Bradley–Terry log-strengths from a pairwise win matrix.
+
+    ``P(i beats j) = 1 / (1 + exp(theta_j - theta_i))``. ``prior`` virtual draws are added to every
+    pair that met (a weak prior, as BayesElo's), so a bot that won every game gets a finite
+    rating. The result is centred (mean 0).
+
+    Args:
+        w: ``(n, n)`` wins, ``pairwise``'s output.
+        prior: virtual draws per pair that met (>= 0; 0 is the plain MLE, infinite for a clean sweep).
+
+    Returns:
+        ``theta``, float array ``(n,)`` in logits.
+    """
+    from scipy.optimize import minimize
+    w = np.asarray(w, dtype=float)
+    n = len(w)
+    met = (w + w.T) > 0
+    w = w + np.where(met, prior / 2.0, 0.0)
+    np.fill_diagonal(w, 0.0)
+
+    def nll(x):
+        theta = np.concatenate(([0.0], x))
+        d = theta[:, None] - theta[None, :]
+        # -sum w_ij log sigmoid(d_ij); log sigmoid(d) = -logaddexp(0, -d)
+        f = float(np.sum(w * np.logaddexp(0.0, -d)))
+        p = 1.0 / (1.0 + np.exp(d))                  # sigmoid(-d) = 1 - P(i beats j)
+        g = -np.sum(w * p, axis=1) + np.sum(w.T * p.T, axis=1)
+        return f, g[1:]
+    if n == 1:
+        return np.zeros(1)
+    res = minimize(nll, np.zeros(n - 1), jac=True, method="L-BFGS-B")
+    theta = np.concatenate(([0.0], res.x))
+    return theta - theta.mean()
+
+
+@dataclass
+class Ratings:
+    """Bradley–Terry ratings of a tournament, in Elo points (mean 0).
+
+    Attributes:
+        bots: entrant labels.
+        rating: rating per entrant, Elo points (a 400-point gap = 10:1 odds).
+        low, high: 95% bootstrap interval per entrant (percentiles 2.5 and 97.5), Elo points.
+        wins: ``(n, n)`` pairwise wins (draws as 1/2), ``pairwise``'s output.
+        draws: ``(n, n)`` pairwise draws.
+        diff_low, diff_high: ``(n, n)`` 95% bootstrap interval of ``rating[i] - rating[j]``.
+        games: games rated.
+    """
+
+    bots: list[str]
+    rating: np.ndarray
+    low: np.ndarray
+    high: np.ndarray
+    wins: np.ndarray
+    draws: np.ndarray
+    diff_low: np.ndarray
+    diff_high: np.ndarray
+    games: int = 0
+
+    def order(self) -> list[int]:
+        """Entrant indices, best rating first."""
+        return sorted(range(len(self.bots)), key=lambda i: (-self.rating[i], i))
+
+
+def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[str], bootstrap: int = 500,
+         seed: int = 0, prior: float = 1.0) -> Ratings:
+    """Bradley–Terry ratings with 95% intervals (a pure function of its arguments).
+
+    Args:
+        results: per game, ``(entrant index per seat, rank per seat)`` (``pairwise``).
+        bots: entrant labels (``n``).
+        bootstrap: resamples of the games (with replacement) for the intervals; 0 gives point intervals.
+        seed: seed of the bootstrap (``numpy.random.default_rng``).
+        prior: virtual draws per pair (``fit_bradley_terry``).
+
+    Returns:
+        ``Ratings``.
+    """
+    n = len(bots)
+    results = [(tuple(a), tuple(b)) for a, b in results]
+    per_game = [pairwise([r], n) for r in results]
+    stack = np.array(per_game) if per_game else np.zeros((0, n, n))
+    total = stack.sum(axis=0) if len(stack) else np.zeros((n, n))
+    draws = np.zeros((n, n))
+    for who, ranks in results:
+        for s, t in itertools.combinations(range(len(who)), 2):
+            if who[s] != who[t] and ranks[s] == ranks[t]:
+                draws[who[s], who[t]] += 1
+                draws[who[t], who[s]] += 1
+    theta = fit_bradley_terry(total, prior) * ELO_PER_LOGIT
+    if bootstrap > 0 and len(stack):
+        rng = np.random.default_rng(seed)
+        samples = np.empty((bootstrap, n))
+        for b in range(bootstrap):
+            pick = rng.integers(0, len(stack), len(stack))
+            samples[b] = fit_bradley_terry(stack[pick].sum(axis=0), prior) * ELO_PER_LOGIT
+        low, high = np.percentile(samples, [2.5, 97.5], axis=0)
+        diffs = samples[:, :, None] - samples[:, None, :]
+        diff_low, diff_high = np.percentile(diffs, [2.5, 97.5], axis=0)
+    else:
+        low = high = theta.copy()
+        diff_low = diff_high = theta[:, None] - theta[None, :]
+    return Ratings(list(bots), theta, low, high, total, draws, diff_low, diff_high, len(results))
+
+
+# --- running -----------------------------------------------------------------------------------
+@dataclass
+class TournamentResult:
+    """What ``run_tournament`` played.
+
+    Attributes:
+        labels: entrant labels; specs: the bot spec of each entrant (what ``make_bot`` got).
+        games: per game in index order, ``(entrant per seat, rank per seat)``.
+        results: the ``GameResult`` of each game (its ``index`` is the tournament index).
+        seat_counts: ``(entrants, seats)`` games each entrant played in each seat.
+    """
+
+    labels: list[str]
+    specs: list[str]
+    games: list = field(default_factory=list)
+    results: list = field(default_factory=list)
+    seat_counts: np.ndarray | None = None
+
+
+def csv_header(seats: int) -> list[str]:
+    """Columns of the tournament CSV: ``game, seed, bot_<s>, score_<s>, rank_<s>`` per seat,
+    ``winner`` (seat, -1 when shared) and ``winner_bot`` (empty when shared)."""
+    return (["game", "seed"] + [f"bot_{s}" for s in range(seats)] + [f"score_{s}" for s in range(seats)]
+            + [f"rank_{s}" for s in range(seats)] + ["winner", "winner_bot"])
+
+
+def run_tournament(game_id: str, options: dict, specs: Sequence[str], games: int, seed: int = 0,
+                   workers: int = 1, out: str | Path | None = None, progress: bool = False,
+                   console=None, on_game: Callable[[GameResult], None] | None = None) -> TournamentResult:
+    """Play a round-robin tournament (``schedule``) and stream one CSV row per game to ``out``.
+
+    Args:
+        game_id, options: the game (``options`` resolved, ``num_players`` included).
+        specs: a bot spec per entrant, passed to ``make_bot`` (repeats allowed: ``entrant_labels``).
+        games: games per group, a multiple of the number of seats.
+        seed: reproducibility: the same seed gives the same file, whatever ``workers`` is.
+        workers: worker processes (``backends.LocalBackend``).
+        out: CSV path (rows written in game order as games finish), or ``None``.
+        progress: show a rich progress bar on ``console``.
+
+    Raises:
+        ValueError: unknown bot spec, too few bots, or a bad ``games``.
+        RuntimeError: a game failed.
+    """
+    from citygames.bots import make_bot
+    from citygames.core import load_game
+
+    from .backends import LocalBackend, RunSpec
+    from .runner import progress_bar
+    game = load_game(game_id, **dict(options))
+    seats = game.num_players
+    specs = list(specs)
+    for s in specs:
+        make_bot(s, 0)   # ValueError on an unknown bot
+    labels = entrant_labels(specs)
+    plan = schedule(len(specs), seats, games, seed)
+    total = sum(p.games for p in plan)
+    done = TournamentResult(labels, specs, seat_counts=np.zeros((len(specs), seats), dtype=int))
+    fh = open(out, "w", newline="") if out is not None else None
+    try:
+        writer = csv.writer(fh) if fh else None
+        if writer:
+            writer.writerow(csv_header(seats))
+        backend = LocalBackend(max(1, min(workers, max(p.games for p in plan))))
+        with progress_bar(f"{game_id} tournament", total, progress, console) as advance:
+            for p in plan:
+                spec = RunSpec(game_id, dict(options), tuple(specs[i] for i in p.lineup), p.deal_seed)
+                pending: dict[int, GameResult] = {}
+                nxt = 0
+                for part in backend.run(spec, [range(p.games)]):
+                    for r in part:
+                        pending[r.index] = r
+                    while nxt in pending:      # rows in game order, whatever order chunks finish in
+                        r = pending.pop(nxt)
+                        nxt += 1
+                        r = replace(r, index=p.first_index + r.index, bots=tuple(labels[i] for i in p.lineup))
+                        done.results.append(r)
+                        done.games.append((p.lineup, r.ranks))
+                        for seat, e in enumerate(p.lineup):
+                            done.seat_counts[e, seat] += 1
+                        if writer:
+                            writer.writerow([r.index, r.seed, *r.bots, *r.scores, *r.ranks, r.winner,
+                                             r.bots[r.winner] if r.winner >= 0 else ""])
+                        if on_game:
+                            on_game(r)
+                    if fh:
+                        fh.flush()
+                    advance(len(part))
+    finally:
+        if fh:
+            fh.close()
+    return done
+
+
+def plot_ratings(ratings: Ratings, path: str | Path, title: str = "") -> None:
+    """A PNG of the ratings (points) with their 95% intervals (bars), best at the top."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    order = ratings.order()[::-1]
+    y = np.arange(len(order))
+    r = ratings.rating[order]
+    fig, ax = plt.subplots(figsize=(6.4, 1.2 + 0.45 * len(order)))
+    ax.errorbar(r, y, xerr=[r - ratings.low[order], ratings.high[order] - r], fmt="o", capsize=4)
+    ax.axvline(0.0, color="grey", lw=0.8, ls=":")
+    ax.set_yticks(y, [ratings.bots[i] for i in order])
+    ax.set_xlabel("Bradley–Terry rating (Elo points, mean 0), 95% bootstrap interval")
+    if title:
+        ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
