@@ -711,11 +711,14 @@ def _print_tournament(game: Game, done, ratings, seed: int) -> None:
     labels = done.labels
     t = Table(title=f"{game.info.name}: {len(done.games)} games, seed {seed} - Bradley-Terry ratings "
                     f"(Elo points, mean 0, 95% bootstrap intervals)")
-    for col in ("bot", "rating", "95% interval", "games", "seats played"):
+    for col in ("bot", "rating", "95% interval", "games", "won", "seats held"):
         t.add_column(col, justify="left" if col == "bot" else "right")
     for i in ratings.order():
+        played = sum(1 for who, _ in done.games if i in who)
+        won = sum(1 for r in done.results if r.winner >= 0 and r.bots[r.winner] == labels[i])
         t.add_row(labels[i], f"{ratings.rating[i]:+.0f}", f"{ratings.low[i]:+.0f} .. {ratings.high[i]:+.0f}",
-                  str(int(done.seat_counts[i].sum())), " / ".join(str(c) for c in done.seat_counts[i]))
+                  str(played), f"{won} ({won / played:.0%})" if played else "0",
+                  " / ".join(str(c) for c in done.seat_counts[i]))
     console.print(t)
     h = Table(title="Head to head: wins / draws / losses of the row bot against the column bot")
     h.add_column("")
