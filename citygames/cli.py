@@ -695,6 +695,8 @@ def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, workers, b
                               console=Console(stderr=True))
     except OSError as exc:
         raise click.ClickException(f"cannot write {out}: {exc}") from None
+    except RuntimeError as exc:   # a game failed, or a worker process died
+        raise click.ClickException(str(exc)) from None
     ratings = rate(done.games, done.labels, bootstrap=bootstrap, seed=seed)
     _print_tournament(game, done, ratings, seed)
     if out:
