@@ -119,3 +119,17 @@ def test_a_bot_against_itself_rates_within_its_intervals(tmp_path):
 def test_bad_options_exit_2(args):
     res = CliRunner().invoke(main, ["tournament", "seven_wonders_duel", "--no-progress", *args])
     assert res.exit_code == 2, res.output
+
+
+def test_more_seats_than_bots_seats_a_field(tmp_path):
+    out = tmp_path / "c.csv"
+    res = CliRunner().invoke(main, ["tournament", "the_capitals", "--players", "3", "--bots", "greedy,random",
+                                    "--games", "3", "--workers", "1", "--bootstrap", "20", "--no-progress",
+                                    "--out", str(out)])
+    assert res.exit_code == 0, res.output
+    rows = list(csv.DictReader(out.open()))
+    lineups = Counter(tuple(r[f"bot_{s}"] for s in range(3)) for r in rows)
+    # each bot alone against two copies of the other, in every seat once
+    assert lineups == Counter({("greedy", "random", "random"): 1, ("random", "random", "greedy"): 1,
+                               ("random", "greedy", "random"): 1, ("random", "greedy", "greedy"): 1,
+                               ("greedy", "greedy", "random"): 1, ("greedy", "random", "greedy"): 1})
