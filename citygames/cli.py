@@ -651,7 +651,7 @@ def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, part_games
 @click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
 @click.option("--seed", type=int, default=0, show_default=True, help="same seed, same games, same file")
 @click.option("--out", type=click.Path(dir_okay=False), help="CSV file, one row per game, written as games finish")
-@click.option("--plot", type=click.Path(dir_okay=False), help="PNG plot of the ratings with their 95%% intervals")
+@click.option("--plot", type=click.Path(dir_okay=False), help="PNG plot of the ratings with their 95% intervals")
 @click.option("--workers", type=click.IntRange(min=1), help="worker processes (default: all cores)")
 @click.option("--bootstrap", type=click.IntRange(min=0), default=500, show_default=True,
               help="bootstrap resamples of the games for the rating intervals")
