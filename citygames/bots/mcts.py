@@ -16,7 +16,7 @@ One search iteration (both bots):
    visit count, which is plain UCT.
 3. **Expand** one untried legal action (uniformly at random), then **roll out** to the end with
    the rollout policy, or stop after ``max_depth`` actions from the root and score the state with
-   the game's evaluation (see ``_cutoff_values``).
+   the game's evaluation (``_cutoff_values``: the evaluation's leader is the likely winner).
 4. **Back up** each seat's utility (``state.returns()``: 1 to the winner, 0 otherwise) into the
    statistics of the actions that seat chose.
 
@@ -242,11 +242,19 @@ class MCTSBot(Bot):
                 depth += 1
 
 
+#: how much a cut-off trusts the evaluation's leader (0: not at all, 1: as a finished game)
+CUTOFF_CONFIDENCE = 0.5
+
+
 def _cutoff_values(state: State) -> list[float]:
-    """Per-seat utilities of a non-terminal state cut off by ``max_depth``: the seat(s) the game's
-    ``evaluate`` rates highest share 1, the others get 0 (a predicted win, on the same scale as
-    ``returns()``; the evaluations of the games have unrelated scales, so only their order is
-    used). At the end of the game: ``returns()``.
+    """Per-seat utilities of a state cut off by ``max_depth`` (at the end of the game:
+    ``returns()``).
+
+    The seat(s) the game's ``evaluate`` rates highest are the predicted winners: the utilities are
+    ``CUTOFF_CONFIDENCE`` times "the predicted winners share 1" plus the rest times the uniform
+    ``1/n``. Only the order of the evaluations is used (each game's evaluation has its own scale),
+    and a predicted win is worth less than a real one, so the search still prefers a move that
+    wins at once (with 2 players: 0.75 for the leader, 1.0 for a win).
 
     Raises:
         NotImplementedError: the game has no ``evaluate``.
@@ -258,8 +266,9 @@ def _cutoff_values(state: State) -> list[float]:
     evals = [game.evaluate(state, p) for p in range(n)]
     top = max(evals)
     best = [p for p in range(n) if evals[p] >= top - 1e-9]
-    share = 1.0 / len(best)
-    return [share if p in best else 0.0 for p in range(n)]
+    base = (1.0 - CUTOFF_CONFIDENCE) / n
+    share = CUTOFF_CONFIDENCE / len(best)
+    return [base + (share if p in best else 0.0) for p in range(n)]
 
 
 class ISMCTSBot(MCTSBot):
