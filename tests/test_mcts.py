@@ -308,3 +308,13 @@ def test_cli_bots_take_parameters(run, tmp_path):
     assert result.exit_code == 2 and "iterations must be int, got 'x'" in result.output
     result = run("play", "toy", "--bots", "ismcts:c=1,greedy:c=2")
     assert result.exit_code == 2 and "greedy has no parameter 'c'" in result.output
+
+
+@pytest.mark.parametrize("spec", ["ismcts:seconds=0.02", "mcts:iterations=6,rollout=greedy",
+                                  "ismcts:iterations=6,rollout=greedy,max_depth=4"])
+def test_time_budget_and_greedy_rollouts_give_legal_moves(spec):
+    state = _duel(SCIENCE)
+    seat = state.players_to_move()[0]
+    bot = make_bot(spec, 2)
+    assert bot.step(state, seat) in state.legal_actions(seat)
+    assert bot.last_iterations >= 1      # at least one iteration, whatever the clock

@@ -29,7 +29,9 @@ choices the other seats made in simultaneous steps (their entries become ``(seat
 a node merges every determinization and every hidden choice the acting seat cannot tell apart.
 This is conservative: once a simultaneous step is revealed the seat could tell the choices apart,
 and the tree still merges them (the availability counts keep the statistics sound).
-``MCTSBot`` keys on the full path (one determinization: the tree is exact).
+``MCTSBot`` keys on the full path (one determinization: the tree is exact), so in a simultaneous
+step the seats searched after the first see the choices made before them: the usual flaw of
+searching simultaneous moves sequentially in a perfect-information tree (``ISMCTSBot`` avoids it).
 
 **Simultaneous steps** (``players_to_move()`` holds several seats) are searched as sequential
 decisions: at the root the bot's seat chooses first; below it the seats still to choose act in
