@@ -318,3 +318,15 @@ def test_time_budget_and_greedy_rollouts_give_legal_moves(spec):
     bot = make_bot(spec, 2)
     assert bot.step(state, seat) in state.legal_actions(seat)
     assert bot.last_iterations >= 1      # at least one iteration, whatever the clock
+
+
+@pytest.mark.parametrize("kind", SEARCH)
+def test_search_bots_pickle_with_their_parameters_and_rng(kind):
+    import pickle
+    state = _duel(MILITARY)
+    seat = state.players_to_move()[0]
+    bot = make_bot(f"{kind}:iterations=12,c=0.7,max_depth=5", 4)
+    bot.step(state, seat)
+    copy = pickle.loads(pickle.dumps(bot))
+    assert (copy.iterations, copy.c, copy.max_depth, copy.rng.state) == (12, 0.7, 5, bot.rng.state)
+    assert [copy.step(state, seat) for _ in range(3)] == [bot.step(state, seat) for _ in range(3)]
