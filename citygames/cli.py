@@ -23,7 +23,7 @@ from typing import Sequence
 import click
 
 from citygames import __version__
-from citygames.bots import BOTS, make_bot
+from citygames.bots import make_bot, parse_bot_spec
 from citygames.core import (Game, GameOptionError, IllegalActionError,
                             RecordError, State, load_game, load_record, registered_games, replay,
                             save_record)
@@ -171,14 +171,30 @@ def load_cli_game(game_id: str, players: int | None, extra: Sequence[str], sets:
 
 
 def parse_bots(text: str) -> list[str]:
-    """Comma-separated bot names -> list; ``click.BadParameter`` if empty or a name is unknown."""
-    names = [b.strip() for b in text.split(",") if b.strip()]
+    """Bot specs -> list; ``click.BadParameter`` if empty or a spec is bad (``make_bot``'s message).
+
+    Bots are separated by ``;`` or ``,``; a comma-separated item of the form ``key=value`` belongs to
+    the bot before it, so ``"ismcts:iterations=200,c=1.4,greedy"`` and
+    ``"ismcts:iterations=200,c=1.4;greedy"`` both give ``["ismcts:iterations=200,c=1.4", "greedy"]``
+    (bot names never contain ``=``).
+    """
+    names: list[str] = []
+    for group in text.split(";"):
+        start = len(names)
+        for item in (b.strip() for b in group.split(",")):
+            if not item:
+                continue
+            if "=" in item and ":" not in item and len(names) > start:
+                names[-1] += "," + item
+            else:
+                names.append(item)
     if not names:
         raise click.BadParameter("no bot given", param_hint="--bots")
     for name in names:
-        if name not in BOTS:
-            raise click.BadParameter(f"unknown bot {name!r}; known bots: {', '.join(sorted(BOTS))}",
-                                     param_hint="--bots")
+        try:
+            parse_bot_spec(name)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--bots") from None
     return names
 
 
@@ -268,7 +284,8 @@ def games_cmd() -> None:
 @click.option("--human", "humans", type=int, multiple=True,
               help="a seat played at this terminal (repeatable); none: bots only")
 @click.option("--bots", default="greedy", show_default=True,
-              help="bots for the other seats in seat order, comma-separated; the last repeats")
+              help="bots for the other seats in seat order, comma- or ;-separated; the last repeats; "
+                   "a search bot takes parameters: 'ismcts:iterations=200,c=1.4;greedy'")
 @click.option("--seed", type=int, help="game seed (default: random, printed)")
 @click.option("--save", type=click.Path(dir_okay=False),
               help="write the game record here after every move (resume it with --resume)")
@@ -555,7 +572,8 @@ def _human_turn(console, game: Game, state: State, player: int, who: dict[int, s
 @click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
 @click.option("--games", "n_games", type=click.IntRange(min=1), default=100, show_default=True)
 @click.option("--bots", default="random", show_default=True,
-              help="one bot per seat, comma-separated (or one name for all seats)")
+              help="one bot per seat, comma- or ;-separated (or one for all seats); a search bot takes "
+                   "parameters: 'ismcts:iterations=200,c=1.4;greedy'")
 @click.option("--seed", type=int, default=0, show_default=True, help="game i uses seed SEED+i")
 @click.option("--out", type=click.Path(), help="results: a folder of Parquet tables (a name ending in .parquet: "
               "games, seats with score categories, component facts) or a CSV file (.csv, one row per game)")

@@ -117,8 +117,8 @@ def test_make_bot_and_registry():
     assert BOTS["random"] is RandomBot and BOTS["greedy"] is GreedyBot
     bot = make_bot("greedy", 12)
     assert isinstance(bot, GreedyBot) and bot.seed == 12 and repr(bot) == "GreedyBot(seed=12)"
-    with pytest.raises(ValueError, match="unknown bot 'mcts'.*greedy, random"):
-        make_bot("mcts", 0)
+    with pytest.raises(ValueError, match="unknown bot 'wizard'.*greedy, ismcts, mcts, random"):
+        make_bot("wizard", 0)
 
 
 def test_register_bot_plugs_in():

@@ -1,0 +1,295 @@
+"""Search bots: UCT Monte Carlo tree search (``MCTSBot``) and single-observer information-set MCTS
+(``ISMCTSBot``, Cowling, Powley & Whitehouse 2012, "Information Set Monte Carlo Tree Search",
+IEEE TCIAIG 4(2)). OpenSpiel's ``MCTSBot`` and ``ISMCTSBot`` are the reference designs (read, not
+copied).
+
+One search iteration (both bots):
+
+1. **Determinize**: a full state consistent with what the bot's seat knows. ``ISMCTSBot`` draws a
+   new one every iteration (``state.resample(seat, rng)``); ``MCTSBot`` draws one per decision
+   (as the greedy bot does: it never reads hidden information either, but searches a single guess
+   of it as if it were perfect information).
+2. **Select** down the tree with UCB1 (``W/N + c * sqrt(ln A / N)``) among the children whose action
+   is legal in this determinization; ``A`` is the child's *availability count* (how often the
+   action was legal when its node was visited, the paper's fix for actions that exist only in some
+   determinizations). ``MCTSBot`` uses the same rule: with one determinization ``A`` is the parent's
+   visit count, which is plain UCT.
+3. **Expand** one untried legal action (uniformly at random), then **roll out** to the end with
+   the rollout policy, or stop after ``max_depth`` actions from the root and score the state with
+   the game's evaluation (``_cutoff_values``: the evaluation's leader is the likely winner).
+4. **Back up** each seat's utility (``state.returns()``: 1 to the winner, 0 otherwise) into the
+   statistics of the actions that seat chose.
+
+The move played is the most visited action at the root.
+
+**Tree keys.** Nodes live in a dict keyed by ``(acting seat, the actions applied since the root as
+that seat sees them)``. The key is built from the search's own path (no observation is built), so
+it is cheap; the root is the bot's current information set. ``ISMCTSBot`` hides from a seat the
+choices the other seats made in simultaneous steps (their entries become ``(seat, None)``), so
+a node merges every determinization and every hidden choice the acting seat cannot tell apart.
+This is conservative: once a simultaneous step is revealed the seat could tell the choices apart,
+and the tree still merges them (the availability counts keep the statistics sound).
+``MCTSBot`` keys on the full path (one determinization: the tree is exact), so in a simultaneous
+step the seats searched after the first see the choices made before them: the usual flaw of
+searching simultaneous moves sequentially in a perfect-information tree (``ISMCTSBot`` avoids it).
+
+**Simultaneous steps** (``players_to_move()`` holds several seats) are searched as sequential
+decisions: at the root the bot's seat chooses first; below it the seats still to choose act in
+ascending order. Under ``ISMCTSBot`` a seat never sees the others' pending choices (see the keys),
+so each seat's choice is hidden from the others as in the paper; other seats' choices already
+made in the real game are hidden parts of the state that ``resample`` redraws.
+
+Budgets: ``iterations`` (reproducible: same seed, same iterations, same moves) and/or ``seconds``
+(wall clock, not reproducible); the search stops at the first budget reached.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from citygames.core import Action, State
+
+from .base import Bot
+
+ROLLOUTS = ("random", "greedy")
+
+
+class _Stats:
+    """Statistics of one action at one node: visits ``n``, total utility ``w`` of the seat that
+    chose it, availability ``a``."""
+
+    __slots__ = ("n", "w", "a")
+
+    def __init__(self):
+        self.n = 0
+        self.w = 0.0
+        self.a = 1
+
+
+class MCTSBot(Bot):
+    """UCT with random (or greedy) rollouts and an optional evaluation cut-off.
+
+    Args:
+        seed: int seeding the bot (every draw of the search comes from its ``Rng``).
+        iterations: search iterations per decision (default 1000 when no ``seconds`` is given);
+            ``0`` or ``None`` with ``seconds``: time only.
+        seconds: wall-clock budget per decision (float seconds); ``None``: iterations only.
+        c: UCB1 exploration constant (default 1.4, about sqrt(2); utilities are in [0, 1]).
+        rollout: ``"random"`` (uniform legal actions) or ``"greedy"`` (the action the game's
+            ``evaluate`` likes best for the mover, one step deep: much slower per iteration).
+        max_depth: cut the simulation after this many actions from the root and score the state
+            with ``_cutoff_values``; ``None`` or ``0``: play to the end.
+
+    Raises:
+        ValueError: a budget or parameter out of range, an unknown rollout.
+    """
+
+    name = "mcts"
+    #: whether each iteration draws a new determinization (information-set search)
+    per_iteration_determinization = False
+
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
+                 c: float = 1.4, rollout: str = "random", max_depth: int | None = None):
+        super().__init__(seed)
+        if iterations is None and seconds is None:
+            iterations = 1000
+        if iterations is not None and int(iterations) < 0:
+            raise ValueError(f"{self.name}: iterations must be >= 0, got {iterations}")
+        if seconds is not None and float(seconds) <= 0:
+            raise ValueError(f"{self.name}: seconds must be > 0, got {seconds}")
+        if not iterations and seconds is None:
+            raise ValueError(f"{self.name}: give iterations > 0 or seconds")
+        if float(c) < 0:
+            raise ValueError(f"{self.name}: c must be >= 0, got {c}")
+        if rollout not in ROLLOUTS:
+            raise ValueError(f"{self.name}: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
+        if max_depth is not None and int(max_depth) < 0:
+            raise ValueError(f"{self.name}: max_depth must be >= 0, got {max_depth}")
+        self.iterations = int(iterations) if iterations else None
+        self.seconds = float(seconds) if seconds is not None else None
+        self.c = float(c)
+        self.rollout = rollout
+        self.max_depth = int(max_depth) if max_depth else None
+        #: iterations run by the last ``step`` (for speed reports)
+        self.last_iterations = 0
+
+    # --- the public step --------------------------------------------------------------
+    def step(self, state: State, player: int | None = None) -> Action:
+        """The most visited root action after the search budget.
+
+        Args:
+            state: a non-terminal state; not modified, and only read through ``resample``,
+                ``players_to_move``, ``legal_actions(player)`` and ``game``.
+            player: the seat to act for (default: the first seat to move).
+
+        Returns:
+            one element of ``state.legal_actions(player)``.
+
+        Raises:
+            ValueError: ``player`` has no legal action.
+            NotImplementedError: a cut-off or greedy rollout on a game without ``evaluate``.
+        """
+        player, legal = self._legal(state, player)
+        if len(legal) == 1:
+            self.last_iterations = 0
+            return legal[0]
+        root_stats = self._search(state, player)
+        best, best_key = legal[0], None
+        for a in legal:
+            st = root_stats.get(a.id)
+            key = (st.n, st.w) if st is not None else (-1, 0.0)
+            if best_key is None or key > best_key:
+                best, best_key = a, key
+        return best
+
+    # --- search -----------------------------------------------------------------------
+    def _determinize(self, state: State, player: int) -> State:
+        if state.game.info.hidden_information:
+            return state.resample(player, self.rng)
+        return state.clone()
+
+    def _key(self, seat: int, path: list) -> tuple:
+        """The node key of ``seat`` acting after ``path`` (entries: id, or ``(seat, id)`` in a
+        simultaneous step). ``MCTSBot``: the full path."""
+        return (seat, tuple(path))
+
+    def _search(self, state: State, player: int) -> dict:
+        """Run the budget; return the root's ``{action id: _Stats}``."""
+        tree: dict = {}
+        rng = self.rng
+        c = self.c
+        max_depth = self.max_depth
+        deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
+        limit = self.iterations
+        fixed = None if self.per_iteration_determinization else self._determinize(state, player)
+        done = 0
+        while True:
+            if limit is not None and done >= limit:
+                break
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            det = self._determinize(state, player) if fixed is None else fixed.clone()
+            path: list = []
+            trail: list = []
+            depth = 0
+            # selection and expansion
+            while True:
+                movers = det.players_to_move()
+                if not movers or (max_depth is not None and depth >= max_depth):
+                    break
+                seat = player if depth == 0 else movers[0]
+                legal = det.legal_actions(seat)
+                key = self._key(seat, path)
+                node = tree.get(key)
+                if node is None:
+                    node = tree[key] = {}
+                untried = []
+                for a in legal:
+                    st = node.get(a.id)
+                    if st is None:
+                        untried.append(a)
+                    else:
+                        st.a += 1
+                if untried:
+                    action = untried[rng.randbelow(len(untried))] if len(untried) > 1 else untried[0]
+                    st = node[action.id] = _Stats()
+                else:
+                    action, best_u = None, -1.0
+                    for a in legal:
+                        s2 = node[a.id]
+                        u = s2.w / s2.n + c * math.sqrt(math.log(s2.a) / s2.n)
+                        if u > best_u:
+                            action, best_u, st = a, u, s2
+                trail.append((st, seat))
+                det.apply_action(action, player=seat)
+                path.append((seat, action.id) if len(movers) > 1 else action.id)
+                depth += 1
+                if untried:
+                    break
+            # simulation
+            values = self._simulate(det, depth)
+            for st, seat in trail:
+                st.n += 1
+                st.w += values[seat]
+            done += 1
+        self.last_iterations = done
+        return tree.get(self._key(player, []), {})
+
+    def _simulate(self, det: State, depth: int) -> list[float]:
+        """Play ``det`` on with the rollout policy; per-seat utilities in [0, 1]."""
+        rng = self.rng
+        max_depth = self.max_depth
+        greedy = self.rollout == "greedy"
+        game = det.game
+        while True:
+            movers = det.players_to_move()
+            if not movers:
+                return list(det.returns())
+            if max_depth is not None and depth >= max_depth:
+                return _cutoff_values(det)
+            for seat in movers:
+                legal = det.legal_actions(seat)
+                if greedy and len(legal) > 1:
+                    action, best_v = legal[0], -math.inf
+                    for a in legal:
+                        nxt = det.clone()
+                        nxt.apply_action(a, player=seat)
+                        v = game.evaluate(nxt, seat)
+                        if v > best_v:
+                            action, best_v = a, v
+                else:
+                    action = legal[rng.randbelow(len(legal))] if len(legal) > 1 else legal[0]
+                det.apply_action(action, player=seat)
+                depth += 1
+
+
+#: how much a cut-off trusts the evaluation's leader (0: not at all, 1: as a finished game)
+CUTOFF_CONFIDENCE = 0.5
+
+
+def _cutoff_values(state: State) -> list[float]:
+    """Per-seat utilities of a state cut off by ``max_depth`` (at the end of the game:
+    ``returns()``).
+
+    The seat(s) the game's ``evaluate`` rates highest are the predicted winners: the utilities are
+    ``CUTOFF_CONFIDENCE`` times "the predicted winners share 1" plus the rest times the uniform
+    ``1/n``. Only the order of the evaluations is used (each game's evaluation has its own scale),
+    and a predicted win is worth less than a real one, so the search still prefers a move that
+    wins at once (with 2 players: 0.75 for the leader, 1.0 for a win).
+
+    Raises:
+        NotImplementedError: the game has no ``evaluate``.
+    """
+    if state.is_terminal():
+        return list(state.returns())
+    game = state.game
+    n = game.num_players
+    evals = [game.evaluate(state, p) for p in range(n)]
+    top = max(evals)
+    best = [p for p in range(n) if evals[p] >= top - 1e-9]
+    base = (1.0 - CUTOFF_CONFIDENCE) / n
+    share = CUTOFF_CONFIDENCE / len(best)
+    return [base + (share if p in best else 0.0) for p in range(n)]
+
+
+class ISMCTSBot(MCTSBot):
+    """Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012): ``MCTSBot`` with
+    a new determinization (``state.resample(seat, rng)``) every iteration, one tree keyed by
+    information sets (module docstring: "Tree keys"), UCB with availability counts.
+
+    Args: as ``MCTSBot``.
+    """
+
+    name = "ismcts"
+    per_iteration_determinization = True
+
+    def _key(self, seat: int, path: list) -> tuple:
+        """``seat``'s view of ``path``: other seats' simultaneous choices hidden."""
+        return (seat, tuple((e[0], None) if type(e) is tuple and e[0] != seat else e for e in path))
+
+
+#: the parameters a spec may give (``make_bot("ismcts:iterations=200,c=1.4")``) and their types
+PARAMS = {"iterations": int, "seconds": float, "c": float, "rollout": str, "max_depth": int}
+
+__all__ = ["MCTSBot", "ISMCTSBot", "PARAMS", "ROLLOUTS"]

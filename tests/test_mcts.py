@@ -1,0 +1,332 @@
+"""Tests of the search bots (citygames.bots.mcts): known-best moves, determinism, legality, no reading
+of hidden information, bot specs (``make_bot("ismcts:iterations=200,c=1.4")``, ``--bots``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from citygames.bots import BOT_PARAMS, BOTS, ISMCTSBot, MCTSBot, make_bot, parse_bot_spec
+from citygames.core import Rng, load_game
+
+SEARCH = ["mcts", "ismcts"]
+
+# Positions from random games of 7 Wonders Duel where exactly one action wins at once; the hidden
+# parts are dealt from the seed.
+# Age III, North to move, the conflict pawn 6 spaces toward South: the red Arsenal (3 shields)
+# reaches South's capital (military supremacy); the 5 other actions do not end the game, and
+# random play from them mostly loses for North.
+MILITARY = """\
+game: seven_wonders_duel
+options: num_players=2, first_game_wonders=no, next_age_chooser=erratum
+seed: 124
+first player: South
+age: III
+decision: play
+to move: North
+extra turn: no
+last card taken by: South
+conflict pawn: 6 toward South
+progress tokens on the board: Agriculture, Architecture, Masonry, Mathematics, Philosophy
+discard pile: Guard Tower, Theater, Logging Camp, Clay Pool, Palisade, Quarry, Clay Pit, Lumber Yard, \
+Courthouse, Glassblower, School, Caravansery, Brickyard, Forum, Walls, Parade Ground, Drying Room, \
+Horse Breeders, Circus, Builders Guild, Academy, Palace, Glassworks, Shipowners Guild, Armory, Arena, \
+University
+structure:
+  row 1: Moneylenders Guild, Pretorium
+  row 2: [Town Hall], [Siege Workshop], Arsenal
+  row 3: Gardens, Chamber of Commerce, -, -
+  row 4: [Obelisk], -
+  row 5: -, Lighthouse, -, -
+  row 6: -, -, -
+  row 7: -, -
+North:
+  coins: 7
+  city: Stable, Scriptorium, Altar, Garrison, Barracks, Rostrum, Sawmill, Archery Range
+  wonders: The Colossus (Press), The Mausoleum (Observatory), Piraeus, The Sphinx
+  progress tokens: none
+  military tokens: 2, 5
+South:
+  coins: 6
+  city: Apothecary, Clay Reserve, Baths, Stone Pit, Workshop, Aqueduct, Shelf Quarry, Statue, Temple, Pantheon
+  wonders: The Great Library (Library), The Hanging Gardens (Tavern), Circus Maximus (Port), \
+The Great Lighthouse (Customs House)
+  progress tokens: Law
+  military tokens: none
+"""
+
+# South to move: the green Observatory gives South a 6th different scientific symbol (science
+# supremacy); 3 other actions.
+SCIENCE = """\
+game: seven_wonders_duel
+options: num_players=2, first_game_wonders=no, next_age_chooser=erratum
+seed: 141
+first player: North
+age: III
+decision: play
+to move: South
+extra turn: no
+last card taken by: North
+conflict pawn: 1 toward North
+progress tokens on the board: Architecture, Economy, Mathematics, Theology
+discard pile: Wood Reserve, Palisade, Lumber Yard, Aqueduct, Temple, Laboratory, Rostrum, Brewery, \
+Drying Room, Barracks, Courthouse, School, Sawmill, Study, Port, Armory, Circus, Town Hall
+structure:
+  row 1: Palace, University
+  row 2: [Shipowners Guild], [Fortifications], [Magistrates Guild]
+  row 3: Obelisk, Chamber of Commerce, Gardens, Arena
+  row 4: Siege Workshop, Observatory
+  row 5: -, -, -, -
+  row 6: -, -, -
+  row 7: -, -
+North:
+  coins: 26
+  city: Altar, Press, Clay Reserve, Glassworks, Guard Tower, Clay Pit, Stone Reserve, Workshop, \
+Garrison, Parade Ground, Builders Guild
+  wonders: The Appian Way (Customs House), The Mausoleum (Walls), The Great Lighthouse (Archery Range), \
+Circus Maximus (Forum)
+  progress tokens: none
+  military tokens: 2, 5
+South:
+  coins: 6
+  city: Logging Camp, Theater, Scriptorium, Stable, Stone Pit, Pharmacist, Apothecary, Clay Pool, \
+Statue, Dispensary, Brickyard, Glassblower, Academy, Pretorium
+  wonders: The Temple of Artemis (Arsenal), The Colossus (Shelf Quarry), The Pyramids, The Great Library
+  progress tokens: Law
+  military tokens: 5
+"""
+
+# North chooses a card of the discard pile to build for free (The Mausoleum): 31 choices, one of them
+# the Pretorium, whose shields end the game by military supremacy.
+MAUSOLEUM = """\
+game: seven_wonders_duel
+options: num_players=2, first_game_wonders=no, next_age_chooser=erratum
+seed: 197
+first player: South
+age: III
+decision: mausoleum
+to move: North
+extra turn: no
+last card taken by: North
+conflict pawn: 6 toward South
+progress tokens on the board: Agriculture, Architecture, Law, Masonry, Strategy
+discard pile: Stone Reserve, Baths, Scriptorium, Workshop, Clay Pit, Apothecary, Glassworks, \
+Lumber Yard, Tavern, Wood Reserve, Glassblower, Barracks, Aqueduct, Brewery, Customs House, Dispensary, \
+Archery Range, School, Forum, Press, Statue, Parade Ground, Caravansery, Walls, University, Study, \
+Moneylenders Guild, Palace, Port, Pretorium, Magistrates Guild
+structure:
+  row 1: Siege Workshop, Obelisk
+  row 2: [Chamber of Commerce], [Arsenal], [Senate]
+  row 3: -, -, Armory, Circus
+  row 4: -, -
+  row 5: -, -, -, -
+  row 6: -, -, -
+  row 7: -, -
+North:
+  coins: 2
+  city: Pharmacist, Guard Tower, Garrison, Quarry, Shelf Quarry, Brickyard, Horse Breeders, Builders Guild
+  wonders: Circus Maximus (Sawmill), The Mausoleum (Gardens), The Statue of Zeus (out of the game), \
+The Colossus (Stable)
+  progress tokens: none
+  military tokens: 2, 5
+South:
+  coins: 9
+  city: Theater, Stone Pit, Laboratory, Temple, Drying Room, Observatory, Academy
+  wonders: The Hanging Gardens (Fortifications), The Pyramids (Palisade), Piraeus (Altar), \
+The Great Library (Lighthouse)
+  progress tokens: Economy
+  military tokens: none
+"""
+
+
+def _duel(text):
+    return load_game("seven_wonders_duel").state_from_position(text)
+
+
+def _winning(state, seat):
+    """The ids of the actions that end the game at once with a win for ``seat``."""
+    out = set()
+    for a in state.legal_actions(seat):
+        nxt = state.clone()
+        nxt.apply_action(a, player=seat)
+        if nxt.is_terminal() and nxt.returns()[seat] == 1.0:
+            out.add(a.id)
+    return out
+
+
+@pytest.mark.parametrize("kind", SEARCH)
+@pytest.mark.parametrize("text, outcome", [(MILITARY, "military"), (SCIENCE, "science"),
+                                           (MAUSOLEUM, "military")])
+def test_search_bots_find_an_immediate_duel_victory(kind, text, outcome):
+    state = _duel(text)
+    seat = state.players_to_move()[0]
+    wins = _winning(state, seat)
+    legal = state.legal_actions(seat)
+    assert len(wins) == 1 and len(legal) >= 4           # the position is what its comment says
+    nxt = state.clone()
+    nxt.apply_action(next(iter(wins)), player=seat)
+    assert nxt.outcome() == outcome
+    budget = 3 * len(legal) + 20
+    for seed in range(3):
+        assert make_bot(f"{kind}:iterations={budget}", seed).step(state, seat).id in wins
+        # with an evaluation cut-off too
+        assert make_bot(f"{kind}:iterations={budget},max_depth=3", seed).step(state, seat).id in wins
+
+
+def _midgame(game_id, seed, moves, **options):
+    """A state after ``moves`` random moves (every seat of a simultaneous step moves)."""
+    state = load_game(game_id, **options).new_initial_state(seed)
+    rng = Rng(seed)
+    for _ in range(moves):
+        for seat in state.players_to_move():
+            legal = state.legal_actions(seat)
+            state.apply_action(legal[rng.randbelow(len(legal))], player=seat)
+    return state
+
+
+GAMES = [("seven_wonders_duel", 10, {}), ("the_capitals", 12, {}), ("quadropolis", 6, {}),
+         ("between_two_cities", 2, {"num_players": 3})]
+
+
+@pytest.mark.parametrize("kind", SEARCH)
+@pytest.mark.parametrize("game_id, moves, options", GAMES)
+def test_search_bots_are_deterministic_legal_and_leave_the_state_alone(kind, game_id, moves, options):
+    state = _midgame(game_id, 7, moves, **options)
+    before = state.to_dict()
+    for seat in state.players_to_move():     # every seat of a simultaneous step, not only the first
+        first = make_bot(f"{kind}:iterations=25,max_depth=6", 11).step(state, seat)
+        again = make_bot(f"{kind}:iterations=25,max_depth=6", 11).step(state, seat)
+        assert first == again
+        assert first in state.legal_actions(seat)
+    assert state.to_dict() == before
+
+
+def test_search_bots_play_a_whole_game_with_legal_moves():
+    game = load_game("seven_wonders_duel")
+    state = game.new_initial_state(3)
+    bots = [make_bot("mcts:iterations=4,max_depth=4", 1), make_bot("ismcts:iterations=4,max_depth=4", 2)]
+    while not state.is_terminal():
+        seat = state.players_to_move()[0]
+        action = bots[seat].step(state, seat)
+        state.apply_action(action, player=seat)
+    assert sorted(state.returns()) in ([0.0, 1.0], [0.0, 0.0], [0.5, 0.5])
+
+
+class _OnlyWhatTheSeatMayRead:
+    """A state wrapper that lets through only what does not reveal hidden parts: the seats to move,
+    the bot's seat's legal actions, the game, and ``resample`` for that seat."""
+
+    def __init__(self, state, seat):
+        self._state, self._seat = state, seat
+        self.game = state.game
+
+    def players_to_move(self):
+        return self._state.players_to_move()
+
+    def legal_actions(self, player=None):
+        assert player == self._seat, "the bot asked for another seat's actions"
+        return self._state.legal_actions(player)
+
+    def resample(self, seat, rng):
+        assert seat == self._seat, "the bot resampled for another seat"
+        return self._state.resample(seat, rng)
+
+    def __getattr__(self, name):
+        raise AssertionError(f"the bot read state.{name} of the real state")
+
+
+@pytest.mark.parametrize("kind", SEARCH)
+@pytest.mark.parametrize("game_id, moves, options", GAMES)
+def test_search_bots_read_the_real_state_only_through_resample(kind, game_id, moves, options):
+    state = _midgame(game_id, 5, moves, **options)
+    for seat in state.players_to_move():
+        wrapped = _OnlyWhatTheSeatMayRead(state, seat)
+        assert make_bot(f"{kind}:iterations=10,max_depth=4", 3).step(wrapped, seat) == \
+            make_bot(f"{kind}:iterations=10,max_depth=4", 3).step(state, seat)
+
+
+@pytest.mark.parametrize("text", [MILITARY, SCIENCE, MAUSOLEUM])
+def test_ismcts_moves_the_same_whatever_the_hidden_parts(text):
+    state = _duel(text)
+    seat = state.players_to_move()[0]
+    moves, worlds = set(), set()
+    for k in range(4):
+        # the same information set of ``seat`` with other hidden parts (drawn for the opponent:
+        # the face-down cards and the boxes change)
+        variant = state.resample(seat, Rng(100 + k))
+        assert variant.observation(seat) == state.observation(seat)
+        worlds.add(repr(variant.to_dict()))
+        moves.add(ISMCTSBot(9, iterations=3 * len(state.legal_actions(seat)) + 20).step(variant, seat).id)
+    assert len(moves) == 1 and len(worlds) == 4    # four different hidden worlds, one move
+
+
+def test_make_bot_reads_specs_with_parameters():
+    bot = make_bot("ismcts:iterations=200,c=1.4", 7)
+    assert isinstance(bot, ISMCTSBot) and bot.seed == 7
+    assert (bot.iterations, bot.c, bot.seconds, bot.rollout, bot.max_depth) == (200, 1.4, None, "random", None)
+    bot = make_bot(" mcts : seconds=0.5 , rollout=greedy, max_depth=8 ", 1)
+    assert type(bot) is MCTSBot and (bot.seconds, bot.rollout, bot.max_depth, bot.iterations) == \
+        (0.5, "greedy", 8, None)
+    assert make_bot("mcts", 0).iterations == 1000
+    assert parse_bot_spec("greedy") == ("greedy", {})
+    assert BOTS["mcts"] is MCTSBot and BOTS["ismcts"] is ISMCTSBot
+    assert set(BOT_PARAMS["ismcts"]) == {"iterations", "seconds", "c", "rollout", "max_depth"}
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("wizard", "unknown bot 'wizard'; known bots: greedy, ismcts, mcts, random"),
+    ("wizard:iterations=3", "unknown bot 'wizard'"),
+    ("", "empty bot spec"),
+    ("ismcts:", "nothing after ':'"),
+    ("ismcts:iterations", "'iterations' is not key=value"),
+    ("ismcts:=3", "'=3' is not key=value"),
+    ("ismcts:depth=3", "ismcts has no parameter 'depth' \\(parameters: iterations, seconds, c, rollout, max_depth\\)"),
+    ("greedy:iterations=3", "greedy has no parameter 'iterations' \\(parameters: none\\)"),
+    ("ismcts:iterations=many", "iterations must be int, got 'many'"),
+    ("ismcts:c=high", "c must be float, got 'high'"),
+    ("ismcts:c=1,c=2", "parameter 'c' given twice"),
+    ("ismcts:iterations=-1", "iterations must be >= 0"),
+    ("ismcts:iterations=0", "give iterations > 0 or seconds"),
+    ("mcts:seconds=0", "seconds must be > 0"),
+    ("mcts:c=-1", "c must be >= 0"),
+    ("mcts:rollout=smart", "rollout must be one of random, greedy"),
+    ("mcts:max_depth=-2", "max_depth must be >= 0"),
+])
+def test_bad_bot_specs_are_refused_with_a_clear_message(spec, message):
+    with pytest.raises(ValueError, match=message):
+        make_bot(spec, 0)
+
+
+def test_cli_bots_take_parameters(run, tmp_path):
+    from citygames.cli import parse_bots
+    assert parse_bots("ismcts:iterations=200,c=1.4;greedy") == ["ismcts:iterations=200,c=1.4", "greedy"]
+    assert parse_bots("ismcts:iterations=200,c=1.4,greedy") == ["ismcts:iterations=200,c=1.4", "greedy"]
+    assert parse_bots("random, mcts:iterations=5 ;greedy") == ["random", "mcts:iterations=5", "greedy"]
+    result = run("simulate", "toy", "--games", 2, "--bots", "mcts:iterations=5,max_depth=3;ismcts:iterations=5")
+    assert result.exit_code == 0, result.output
+    assert "mcts:iterations=5,max_depth=3" in result.output
+    result = run("simulate", "toy", "--bots", "ismcts:iterations=x")
+    assert result.exit_code == 2 and "iterations must be int, got 'x'" in result.output
+    result = run("play", "toy", "--bots", "ismcts:c=1,greedy:c=2")
+    assert result.exit_code == 2 and "greedy has no parameter 'c'" in result.output
+
+
+@pytest.mark.parametrize("spec", ["ismcts:seconds=0.02", "mcts:iterations=6,rollout=greedy",
+                                  "ismcts:iterations=6,rollout=greedy,max_depth=4"])
+def test_time_budget_and_greedy_rollouts_give_legal_moves(spec):
+    state = _duel(SCIENCE)
+    seat = state.players_to_move()[0]
+    bot = make_bot(spec, 2)
+    assert bot.step(state, seat) in state.legal_actions(seat)
+    assert bot.last_iterations >= 1      # at least one iteration, whatever the clock
+
+
+@pytest.mark.parametrize("kind", SEARCH)
+def test_search_bots_pickle_with_their_parameters_and_rng(kind):
+    import pickle
+    state = _duel(MILITARY)
+    seat = state.players_to_move()[0]
+    bot = make_bot(f"{kind}:iterations=12,c=0.7,max_depth=5", 4)
+    bot.step(state, seat)
+    copy = pickle.loads(pickle.dumps(bot))
+    assert (copy.iterations, copy.c, copy.max_depth, copy.rng.state) == (12, 0.7, 5, bot.rng.state)
+    assert [copy.step(state, seat) for _ in range(3)] == [bot.step(state, seat) for _ in range(3)]
