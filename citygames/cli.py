@@ -23,7 +23,7 @@ from typing import Sequence
 import click
 
 from citygames import __version__
-from citygames.bots import make_bot, parse_bot_spec
+from citygames.bots import make_bot, parse_bot_spec, split_bot_specs
 from citygames.core import (Game, GameOptionError, IllegalActionError,
                             RecordError, State, load_game, load_record, registered_games, replay,
                             save_record)
@@ -173,21 +173,10 @@ def load_cli_game(game_id: str, players: int | None, extra: Sequence[str], sets:
 def parse_bots(text: str) -> list[str]:
     """Bot specs -> list; ``click.BadParameter`` if empty or a spec is bad (``make_bot``'s message).
 
-    Bots are separated by ``;`` or ``,``; a comma-separated item of the form ``key=value`` belongs to
-    the bot before it, so ``"ismcts:iterations=200,c=1.4,greedy"`` and
-    ``"ismcts:iterations=200,c=1.4;greedy"`` both give ``["ismcts:iterations=200,c=1.4", "greedy"]``
-    (bot names never contain ``=``).
+    The text is split by ``citygames.bots.split_bot_specs`` (``;`` or ``,``, ``key=value`` items
+    belong to the bot before them).
     """
-    names: list[str] = []
-    for group in text.split(";"):
-        start = len(names)
-        for item in (b.strip() for b in group.split(",")):
-            if not item:
-                continue
-            if "=" in item and ":" not in item and len(names) > start:
-                names[-1] += "," + item
-            else:
-                names.append(item)
+    names = split_bot_specs(text)
     if not names:
         raise click.BadParameter("no bot given", param_hint="--bots")
     for name in names:

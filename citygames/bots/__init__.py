@@ -79,5 +79,26 @@ def make_bot(name: str, seed: int = 0) -> Bot:
     return BOTS[kind](seed, **params)
 
 
-__all__ = ["Bot", "RandomBot", "GreedyBot", "MCTSBot", "ISMCTSBot", "BOTS", "BOT_PARAMS", "register_bot",
+def split_bot_specs(text: str) -> list[str]:
+    """A ``--bots`` text -> bot specs, one per bot, unparsed (``make_bot`` / ``parse_bot_spec`` check them).
+
+    Bots are separated by ``;`` or ``,``; a comma-separated item of the form ``key=value`` belongs to
+    the bot before it, so ``"ismcts:iterations=200,c=1.4,greedy"`` and
+    ``"ismcts:iterations=200,c=1.4;greedy"`` both give ``["ismcts:iterations=200,c=1.4", "greedy"]``
+    (bot names never contain ``=``). Empty items are dropped; ``""`` gives ``[]``.
+    """
+    specs: list[str] = []
+    for group in text.split(";"):
+        start = len(specs)
+        for item in (b.strip() for b in group.split(",")):
+            if not item:
+                continue
+            if "=" in item and ":" not in item and len(specs) > start:
+                specs[-1] += "," + item
+            else:
+                specs.append(item)
+    return specs
+
+
+__all__ = ["split_bot_specs", "Bot", "RandomBot", "GreedyBot", "MCTSBot", "ISMCTSBot", "BOTS", "BOT_PARAMS", "register_bot",
            "make_bot", "parse_bot_spec"]

@@ -32,6 +32,8 @@ from typing import Callable, Iterable, Sequence
 
 import numpy as np
 
+from citygames.bots import split_bot_specs
+
 from .runner import GameResult
 
 #: points of the Elo scale per unit of Bradley–Terry log-strength
@@ -39,11 +41,10 @@ ELO_PER_LOGIT = 400.0 / math.log(10.0)
 
 
 def split_bot_list(text: str) -> list[str]:
-    """``--bots`` text -> bot specs, one per entrant (``"random,greedy"`` -> ``["random", "greedy"]``).
-
-    The only place that knows the separator (a comma today); specs are passed to ``make_bot``
-    unparsed. Empty items are dropped."""
-    return [b.strip() for b in text.split(",") if b.strip()]
+    """``--bots`` text -> bot specs, one per entrant (``"random,greedy"`` -> ``["random", "greedy"]``;
+    ``"ismcts:iterations=200,c=1.4;greedy"`` -> two specs), as ``play`` and ``simulate`` split it
+    (``citygames.bots.split_bot_specs``); specs are passed to ``make_bot`` unparsed."""
+    return split_bot_specs(text)
 
 
 def entrant_labels(specs: Sequence[str]) -> list[str]:
