@@ -45,7 +45,8 @@ def test_a_cost_the_city_cannot_lose_is_named():
             "City Hall costs 1 culture (the city has 0)).") in _red_lines(s)
 
 
-def test_no_activation_left_after_the_last_one():
+def _after_the_last_activation():
+    """Red with one activation left activates City Hall (paying its cubes): its turn then ends by itself."""
     s = _state("money 10 culture 3 employment 0 population 2 public_service 0 progress 0 prestige 0 cubes 9",
                extra="activations: left 1 made 0")
     a = next(a for a in s.legal_actions() if a.kind == "activate" and "City Hall" in s.action_to_string(a))
@@ -53,6 +54,11 @@ def test_no_activation_left_after_the_last_one():
     pay = [b for b in s.legal_actions() if b.kind == "pay_cubes"]
     if pay:
         s.apply_action(pay[0])
+    return s
+
+
+def test_no_activation_left_after_the_last_one():
+    s = _after_the_last_activation()
     assert "Red ends the executive phase after 1 activation (no activation left)." in _red_lines(s)
 
 
@@ -109,13 +115,7 @@ def test_more_than_two_lacking_tiles_are_counted():
 
 
 def test_the_ordinary_end_keeps_its_code_which_is_its_words():
-    s = _state("money 10 culture 3 employment 0 population 2 public_service 0 progress 0 prestige 0 cubes 9",
-               extra="activations: left 1 made 0")
-    a = next(a for a in s.legal_actions() if a.kind == "activate" and "City Hall" in s.action_to_string(a))
-    s.apply_action(a)
-    pay = [b for b in s.legal_actions() if b.kind == "pay_cubes"]
-    if pay:
-        s.apply_action(pay[0])
+    s = _after_the_last_activation()
     (e,) = _red_events(s, "end_activations")
     assert e.data == {"made": 1, "why": "no activation left"}     # the browser's turn card tests this string
 

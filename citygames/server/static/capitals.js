@@ -927,6 +927,16 @@ export function status(obs, comps) {
 /** games.js `logClass`: World Expo entries stand out. */
 export function logClass(e) { return (e.kind || "").endsWith(".expo") ? "expo" : null; }
 
+/**
+ * games.js `isSkip`: an executive turn that ended by itself with a reason (issue 15, defect 6):
+ * `capitals.cannot_activate`, `no_activation` or `end_activations` whose `data.why` is not the
+ * ordinary "no activation left" (executive.py `why_no_activation`).
+ */
+export function isSkip(e) {
+  return !!e && !!e.data && typeof e.data.why === "string" && e.data.why !== "no activation left" &&
+    /^capitals\.(cannot_activate|no_activation|end_activations)$/.test(e.kind || "");
+}
+
 /** games.js `panels`: the World Expo results so far. */
 export function panels(log, { colors, names }) {
   const t = expoTable(log, colors, names);

@@ -66,6 +66,8 @@
 //                                      extra cards in the side panel, built from the visible log;
 //                                      ctx = {comps, colors, names}; node: a DOM Node
 //   logClass(entry) -> string | null   an extra CSS class for a log entry
+//   isSkip(entry) -> bool              a log entry saying why a turn passed by itself, repeated
+//                                      in the turn card (The Capitals: "cannot activate anything")
 //   scoring = {labels: {category: label}, total: "Total", winner: (name) => "Ann wins."}
 //                                      wording of the final score sheet (categories are the keys
 //                                      of result.breakdown)
@@ -107,6 +109,7 @@ const DEFAULTS = {
   },
   panels: () => [],
   logClass: () => null,
+  isSkip: () => false,
   scoring: { labels: {}, total: "Total", winner: (name) => `${name} wins.` },
 };
 

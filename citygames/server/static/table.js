@@ -295,9 +295,10 @@ async function onState(msg) {
 
 /**
  * Turns that passed by themselves are said in the turn card with their reasons, not only in the log
- * (issue 15, defect 6): the log entries whose data carries a `why` (The Capitals' "cannot activate
- * anything (nothing affordable: ...)"; not the ordinary "no activation left"), for a player those since their own last action (so they
- * see why they or others were skipped meanwhile), for a spectator those among the last 6 entries.
+ * (issue 15, defect 6): the log entries the game's view calls skips (`view.isSkip`; The Capitals'
+ * "cannot activate anything (nothing affordable: ...)"), for a player those since their own last
+ * action (so they see why they or others were skipped meanwhile), for a spectator those among the
+ * last 6 entries.
  * At most the 3 newest are shown.
  */
 function showSkipNotice(msg) {
@@ -307,10 +308,7 @@ function showSkipNotice(msg) {
     $("turn-what").after(box);
   }
   const entries = logPanel.entries;
-  // a reason other than the ordinary end ("no activation left" after activating) is a skip to explain
-  // (only the events of a turn that ends by itself: Quadropolis' take has an unrelated data.why)
-  const isWhy = (x) => x && x.data && typeof x.data.why === "string" && x.data.why !== "no activation left" &&
-    /\.(cannot_activate|no_activation|end_activations)$/.test(x.kind || "");
+  const isWhy = (x) => !!x && view.isSkip(x);   // the game's view knows its skip entries (games.js)
   let from = Math.max(0, entries.length - 6);
   if (msg.your_seat !== null && msg.your_seat !== undefined) {
     from = Math.max(0, entries.length - 60);
