@@ -212,7 +212,8 @@ def _print_log(console, events, prefix: str = "  ") -> None:
 
 
 def _results_table(state: State, who: dict[int, str], title: str = "Final ranking"):
-    """A rich table: one column per seat in ranking order; rows: score, then its breakdown."""
+    """A rich table: one column per seat in ranking order; rows: the score, then its breakdown with the
+    category keys in words (``expo_public_service`` -> "Expo public service")."""
     from rich.table import Table
     from rich.text import Text
     n = state.game.num_players
@@ -225,12 +226,13 @@ def _results_table(state: State, who: dict[int, str], title: str = "Final rankin
                 cats.append(k)
     ranking = state.ranking() if state.is_terminal() else sorted(range(n), key=lambda s: -scores[s])
     table = Table(title=title, title_justify="left")
-    table.add_column("", no_wrap=True, min_width=max([5] + [len(str(c)) for c in cats]))
+    labels = {c: str(c).replace("_", " ").capitalize() for c in cats}   # placement_penalties -> Placement penalties
+    table.add_column("", no_wrap=True, min_width=max([5] + [len(v) for v in labels.values()]))
     for place, seat in enumerate(ranking, start=1):
         table.add_column(Text(f"{place}. {_seat_label(seat, who, state.game)}"), justify="right")
-    table.add_row(Text("score", style="bold"), *[Text(str(scores[s]), style="bold") for s in ranking])
+    table.add_row(Text("Score", style="bold"), *[Text(str(scores[s]), style="bold") for s in ranking])
     for c in cats:
-        table.add_row(Text(str(c)), *[Text(str(breakdowns[s].get(c, ""))) for s in ranking])
+        table.add_row(Text(labels[c]), *[Text(str(breakdowns[s].get(c, ""))) for s in ranking])
     return table
 
 

@@ -29,7 +29,7 @@ def test_play_to_the_end_with_invalid_entries(run, tmp_path):
     assert "1. take 1 counter (pile" in out
     assert "Seat 1 takes" in out
     assert "Game over" in out and "wins." in out and "Final ranking" in out
-    for category in ("score", "counters", "secret bonus", "tokens", "last counter", "penalties"):
+    for category in ("Score", "Counters", "Secret bonus", "Tokens", "Last counter", "Penalties"):   # in words
         assert category in out
     record = load_record(save)
     state = replay(record)
