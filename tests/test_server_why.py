@@ -93,13 +93,13 @@ def test_why_changes_nothing_and_refuses_spectators(tmp_path):
 
 
 def test_why_is_rate_limited_per_socket(tmp_path):
-    with server(tmp_path / "t.sqlite3") as client:
+    with server(tmp_path / "t.sqlite3", rate_limits={"why": "20/10 seconds"}) as client:
         t = create(client, ["human", "human"], seed=3, game="seven_wonders_duel")
         with client.websocket_connect(ws_path(t, 0)) as ws0:
             next_state(ws0)
             answers = [_why(ws0, action=0) for _ in range(25)]
             refused = [a for a in answers if a["legal"] is None]
-            assert refused and "too many questions" in refused[0]["reason"]
+            assert refused and "too many why messages" in refused[0]["reason"]
             assert all(a["legal"] is not None for a in answers[:20])
 
 

@@ -783,7 +783,7 @@ async def rematch(manager, old_id: str, seat, token) -> dict:
                     d["bot"] = s["bot"]
                 seats.append(d)
             new, _random_tokens = await manager.create(game, seats, None)
-            for i, s in enumerate(new.data.seats):   # the random tokens are never handed out
+            for s in new.data.seats:   # the random tokens are never handed out
                 s.pop("token_hash", None)
             creator = _derived(token, new.id, seat, "creator")
             data = {"creator_hash": hash_token(creator), "rematch_of": old.id}

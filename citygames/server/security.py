@@ -294,6 +294,7 @@ DEFAULT_RATE_LIMITS: dict[str, str] = {
     "flood": "40/10 seconds",   # messages refused for "message" on one socket before it is closed
     "chat": "5/10 seconds",     # chat messages of one socket (issue 15, "Chat")
     "name": "10/minute",        # name changes of one socket (issue 15, "Player names")
+    "why": "20/10 seconds",     # "why not?" questions of one socket (issue 15, "Rules help"; why.py)
 }
 
 

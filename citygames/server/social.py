@@ -121,9 +121,9 @@ async def send_history(manager: "TableManager", table: "Table", conn: "Connectio
         conn.put(chat_message(messages, history=True))
 
 
-def _limited(manager: "TableManager", name: str, conn: "Connection") -> str | None:
-    """The refusal when ``conn`` is over the rate limit ``name`` (``manager.limits``, set by the
-    app), else ``None``."""
+def socket_limited(manager: "TableManager", name: str, conn: "Connection") -> str | None:
+    """The refusal when ``conn`` is over the per-socket rate limit ``name`` (``manager.limits``, set
+    by the app: ``chat``, ``name``, ``why``; ``security.DEFAULT_LIMITS``), else ``None``."""
     limits = getattr(manager, "limits", None)
     if limits is None:
         return None
@@ -150,7 +150,7 @@ async def handle_name(manager: "TableManager", table: "Table", conn: "Connection
     except TextError as exc:
         conn.error(f"name refused: {exc}", table.seq)
         return
-    refused = _limited(manager, "name", conn)
+    refused = socket_limited(manager, "name", conn)
     if refused:
         conn.error(refused, table.seq)
         return
@@ -183,7 +183,7 @@ async def handle_chat(manager: "TableManager", table: "Table", conn: "Connection
     except TextError as exc:
         conn.error(f"chat refused: {exc}", table.seq)
         return
-    refused = _limited(manager, "chat", conn)
+    refused = socket_limited(manager, "chat", conn)
     if refused:
         conn.error(refused, table.seq)
         return

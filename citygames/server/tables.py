@@ -904,7 +904,8 @@ class TableManager:
             return
         if kind == "why":   # "why can't I do this?" on a clone, to the sender only (why.py)
             with named_seats(social.seat_names(table)):   # the engine's reason names the players
-                conn.put(_dumps(why_answer(table, conn.seat, msg, conn)))
+                refused = social.socket_limited(self, "why", conn) if conn.seat is not None else None
+                conn.put(_dumps(why_answer(table, conn.seat, msg, refused)))
             return
         if kind in lifecycle.MESSAGES:   # resign, take_back, hand_to_bot (issue 15)
             err = await lifecycle.handle(self, table, conn, msg)

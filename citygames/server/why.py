@@ -14,16 +14,9 @@ it to the id with the game's action space). The answer goes to the sender only (
 
 from __future__ import annotations
 
-import time
-from collections import deque
 from typing import Any
 
 from citygames.core import SIMULTANEOUS, IllegalActionError
-
-#: at most this many "why" questions per socket in WINDOW seconds (the rest are refused politely)
-MAX_ASKS = 20
-WINDOW = 10.0
-
 
 def _is_int(v: Any) -> bool:
     return isinstance(v, int) and not isinstance(v, bool)
@@ -45,34 +38,20 @@ def _resolve(game, msg: dict) -> tuple[int | None, str | None]:
     return space.offsets[kind] + arg, None
 
 
-def _rate_ok(conn) -> bool:
-    times = getattr(conn, "_why_times", None)
-    if times is None:
-        times = deque()
-        conn._why_times = times
-    now = time.monotonic()
-    while times and now - times[0] > WINDOW:
-        times.popleft()
-    if len(times) >= MAX_ASKS:
-        return False
-    times.append(now)
-    return True
-
-
-def why_answer(table, seat: int | None, msg: dict, conn=None) -> dict:
+def why_answer(table, seat: int | None, msg: dict, refused: str | None = None) -> dict:
     """The answer to a "why" message of ``seat`` (``None``: a spectator) at ``table``.
 
     Returns ``{"type": "why", "action": ID | None, "legal": bool | None, "reason": str}``;
     ``legal`` is ``None`` (and ``reason`` the refusal) when the question itself is refused: a
-    spectator, an unknown action, a finished game, too many questions (``MAX_ASKS`` per
-    ``WINDOW`` seconds on one socket). Never raises for bad input; never changes ``table``.
+    spectator, an unknown action, a finished game, or ``refused`` (the socket's rate-limit refusal,
+    the limit ``why`` of ``security.DEFAULT_LIMITS``, checked by the caller). Never raises for bad
+    input; never changes ``table``.
     """
     echo = msg.get("action") if _is_int(msg.get("action")) else None
     if seat is None:
         return {"type": "why", "action": echo, "legal": None, "reason": "spectators cannot ask: only a seated player can act"}
-    if conn is not None and not _rate_ok(conn):
-        return {"type": "why", "action": echo, "legal": None,
-                "reason": f"too many questions: at most {MAX_ASKS} in {int(WINDOW)} s"}
+    if refused:
+        return {"type": "why", "action": echo, "legal": None, "reason": refused}
     aid, refusal = _resolve(table.game, msg)
     if aid is None:
         return {"type": "why", "action": echo, "legal": None, "reason": refusal}
