@@ -117,7 +117,7 @@ def test_make_bot_and_registry():
     assert BOTS["random"] is RandomBot and BOTS["greedy"] is GreedyBot
     bot = make_bot("greedy", 12)
     assert isinstance(bot, GreedyBot) and bot.seed == 12 and repr(bot) == "GreedyBot(seed=12)"
-    with pytest.raises(ValueError, match="unknown bot 'wizard'.*greedy, ismcts, mcts, random"):
+    with pytest.raises(ValueError, match="unknown bot 'wizard'.*greedy, hard, ismcts, mcts, medium, random"):
         make_bot("wizard", 0)
 
 

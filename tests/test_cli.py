@@ -235,7 +235,7 @@ def _bad_files(tmp_path):
     (["play", "toy", "--big-pile=perhaps"], "big_pile must be true or false"),
     (["play", "toy", "--no-last-bonus"], "not a true/false option"),
     (["play", "toy", "stray"], "unexpected argument 'stray'"),
-    (["play", "toy", "--bots", "wizard"], "unknown bot 'wizard'; known bots: greedy, ismcts, mcts, random"),
+    (["play", "toy", "--bots", "wizard"], "unknown bot 'wizard'; known bots: easy, expert, greedy, hard, ismcts, mcts, medium, random"),
     (["play", "toy", "--bots", ","], "no bot given"),
     (["play", "toy", "--human", "0", "--bots", "random,greedy"], "2 bots given for 1 bot seat"),
     (["play", "toy", "--human", "2"], "seat 2 does not exist"),

@@ -269,17 +269,17 @@ def test_make_bot_reads_specs_with_parameters():
     assert make_bot("mcts", 0).iterations == 1000
     assert parse_bot_spec("greedy") == ("greedy", {})
     assert BOTS["mcts"] is MCTSBot and BOTS["ismcts"] is ISMCTSBot
-    assert set(BOT_PARAMS["ismcts"]) == {"iterations", "seconds", "c", "rollout", "max_depth"}
+    assert set(BOT_PARAMS["ismcts"]) == {"iterations", "seconds", "c", "rollout", "max_depth", "workers"}
 
 
 @pytest.mark.parametrize("spec, message", [
-    ("wizard", "unknown bot 'wizard'; known bots: greedy, ismcts, mcts, random"),
+    ("wizard", "unknown bot 'wizard'; known bots: easy, expert, greedy, hard, ismcts, mcts, medium, random"),
     ("wizard:iterations=3", "unknown bot 'wizard'"),
     ("", "empty bot spec"),
     ("ismcts:", "nothing after ':'"),
     ("ismcts:iterations", "'iterations' is not key=value"),
     ("ismcts:=3", "'=3' is not key=value"),
-    ("ismcts:depth=3", "ismcts has no parameter 'depth' \\(parameters: iterations, seconds, c, rollout, max_depth\\)"),
+    ("ismcts:depth=3", "ismcts has no parameter 'depth' \\(parameters: iterations, seconds, c, rollout, max_depth, workers\\)"),
     ("greedy:iterations=3", "greedy has no parameter 'iterations' \\(parameters: none\\)"),
     ("ismcts:iterations=many", "iterations must be int, got 'many'"),
     ("ismcts:c=high", "c must be float, got 'high'"),
@@ -290,6 +290,8 @@ def test_make_bot_reads_specs_with_parameters():
     ("mcts:c=-1", "c must be >= 0"),
     ("mcts:rollout=smart", "rollout must be one of random, greedy"),
     ("mcts:max_depth=-2", "max_depth must be >= 0"),
+    ("ismcts:workers=0", "workers must be >= 1"),
+    ("hard:iterations=3", "hard has no parameter 'iterations' \\(parameters: none\\)"),
 ])
 def test_bad_bot_specs_are_refused_with_a_clear_message(spec, message):
     with pytest.raises(ValueError, match=message):
@@ -330,3 +332,42 @@ def test_search_bots_pickle_with_their_parameters_and_rng(kind):
     copy = pickle.loads(pickle.dumps(bot))
     assert (copy.iterations, copy.c, copy.max_depth, copy.rng.state) == (12, 0.7, 5, bot.rng.state)
     assert [copy.step(state, seat) for _ in range(3)] == [bot.step(state, seat) for _ in range(3)]
+
+
+# --- root parallelism and the difficulty levels -------------------------------------------------
+def test_root_parallel_search_sums_independent_trees_wherever_they_run(monkeypatch):
+    """``workers=2``: two trees of the whole budget each; the same move and iterations in worker
+    processes as searched one after another here (where a process may not have children)."""
+    from citygames.bots import mcts
+    state = _midgame("seven_wonders_duel", 5, 10)
+    seat = state.players_to_move()[0]
+    spec = "ismcts:iterations=30,max_depth=6,workers=2"
+    pooled = make_bot(spec, 9)
+    move = pooled.step(state, seat)
+    assert pooled.last_iterations == 60
+    monkeypatch.setattr(mcts, "_pool", lambda workers: None)
+    here = make_bot(spec, 9)
+    assert here.step(state, seat) == move and here.last_iterations == 60
+    # an immediate win is still found by the summed trees
+    win = _duel(MILITARY)
+    s = win.players_to_move()[0]
+    assert make_bot("mcts:iterations=40,workers=3", 1).step(win, s).id in _winning(win, s)
+
+
+def test_levels_are_ismcts_with_growing_budgets_that_find_a_win():
+    from citygames.bots.levels import LEVEL_NAMES, level_params, level_spec
+    for game_id in ("seven_wonders_duel", "the_capitals", "quadropolis", "between_two_cities"):
+        budgets = [level_params(level, game_id)["iterations"] for level in LEVEL_NAMES]
+        assert budgets == sorted(budgets) and len(set(budgets)) == 4
+        assert all(level_params(level, game_id)["seconds"] <= 6 for level in LEVEL_NAMES)
+        assert level_params("hard", game_id)["seconds"] < 2    # "hard answers within 2 s"
+    state = _midgame("the_capitals", 3, 12)
+    seat = state.players_to_move()[0]
+    bot = make_bot("medium", 4)
+    assert bot.step(state, seat) == make_bot(level_spec("medium", "the_capitals"), 4).step(state, seat)
+    assert bot.last_iterations == level_params("medium", "the_capitals")["iterations"]
+    win = _duel(MILITARY)
+    s = win.players_to_move()[0]
+    assert make_bot("easy", 0).step(win, s).id in _winning(win, s)
+    with pytest.raises(ValueError, match="unknown level 'insane'"):
+        level_params("insane", "the_capitals")

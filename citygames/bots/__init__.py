@@ -1,4 +1,5 @@
-"""Bots: seeded, picklable policies (random, greedy, mcts, ismcts).
+"""Bots: seeded, picklable policies (random, greedy, mcts, ismcts, and the difficulty levels easy,
+medium, hard and expert: ``levels.py``).
 
 ``make_bot("greedy", seed=3)`` builds a bot by name, ``make_bot("ismcts:iterations=200,c=1.4", 3)``
 with parameters; ``BOTS`` maps each name to its class.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 from .base import Bot
 from .greedy import GreedyBot
+from .levels import ABOUT as _LEVEL_ABOUT, LEVEL_BOTS, LEVEL_NAMES, LevelBot
 from .mcts import PARAMS as _SEARCH_PARAMS, ISMCTSBot, MCTSBot
 from .random_bot import RandomBot
 
@@ -17,6 +19,16 @@ BOTS: dict[str, type[Bot]] = {
     "greedy": GreedyBot,
     "mcts": MCTSBot,
     "ismcts": ISMCTSBot,
+    **LEVEL_BOTS,
+}
+
+#: bot name -> one line on what it does (``citygames bots``, the lobby)
+BOT_ABOUT: dict[str, str] = {
+    "random": "a uniformly random legal action",
+    "greedy": "the action the game's evaluation likes best, one action ahead",
+    "mcts": "UCT Monte Carlo tree search on one guess of the hidden information",
+    "ismcts": "information-set MCTS: searches over many guesses of the hidden information",
+    **_LEVEL_ABOUT,
 }
 
 #: bot name -> {parameter: type} a spec may set (bots not listed take no parameters)
@@ -100,5 +112,5 @@ def split_bot_specs(text: str) -> list[str]:
     return specs
 
 
-__all__ = ["split_bot_specs", "Bot", "RandomBot", "GreedyBot", "MCTSBot", "ISMCTSBot", "BOTS", "BOT_PARAMS", "register_bot",
+__all__ = ["LevelBot", "LEVEL_NAMES", "BOT_ABOUT", "split_bot_specs", "Bot", "RandomBot", "GreedyBot", "MCTSBot", "ISMCTSBot", "BOTS", "BOT_PARAMS", "register_bot",
            "make_bot", "parse_bot_spec"]

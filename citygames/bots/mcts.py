@@ -41,12 +41,22 @@ made in the real game are hidden parts of the state that ``resample`` redraws.
 
 Budgets: ``iterations`` (reproducible: same seed, same iterations, same moves) and/or ``seconds``
 (wall clock, not reproducible); the search stops at the first budget reached.
+
+**Root parallelism** (``workers=N``, Chaslot, Winands & van den Herik 2008, "Parallel Monte-Carlo
+Tree Search"): ``N`` independent trees, each with the whole budget and its own seed drawn from the
+bot's ``Rng``, searched in ``N`` worker processes; their root statistics are summed and the most
+visited action is played. Same wall time, ``N`` times the search. The trees do not depend on where
+they run, so the move is the same in processes or (in a process that may not start children, such
+as a pool worker) one tree after another in this process.
 """
 
 from __future__ import annotations
 
+import atexit
 import math
+import multiprocessing
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 from citygames.core import Action, State
 
@@ -80,6 +90,8 @@ class MCTSBot(Bot):
             ``evaluate`` likes best for the mover, one step deep: much slower per iteration).
         max_depth: cut the simulation after this many actions from the root and score the state
             with ``_cutoff_values``; ``None`` or ``0``: play to the end.
+        workers: root parallelism: independent trees searched in this many processes, each with
+            the whole budget (module docstring); default 1 (one tree, in this process).
 
     Raises:
         ValueError: a budget or parameter out of range, an unknown rollout.
@@ -90,7 +102,7 @@ class MCTSBot(Bot):
     per_iteration_determinization = False
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
-                 c: float = 1.4, rollout: str = "random", max_depth: int | None = None):
+                 c: float = 1.4, rollout: str = "random", max_depth: int | None = None, workers: int = 1):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = 1000
@@ -106,11 +118,14 @@ class MCTSBot(Bot):
             raise ValueError(f"{self.name}: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if max_depth is not None and int(max_depth) < 0:
             raise ValueError(f"{self.name}: max_depth must be >= 0, got {max_depth}")
+        if int(workers) < 1:
+            raise ValueError(f"{self.name}: workers must be >= 1, got {workers}")
         self.iterations = int(iterations) if iterations else None
         self.seconds = float(seconds) if seconds is not None else None
         self.c = float(c)
         self.rollout = rollout
         self.max_depth = int(max_depth) if max_depth else None
+        self.workers = int(workers)
         #: iterations run by the last ``step`` (for speed reports)
         self.last_iterations = 0
 
@@ -134,14 +149,35 @@ class MCTSBot(Bot):
         if len(legal) == 1:
             self.last_iterations = 0
             return legal[0]
-        root_stats = self._search(state, player)
+        if self.workers > 1:
+            root = self._parallel_root(state, player)
+        else:
+            root = {aid: (st.n, st.w) for aid, st in self._search(state, player).items()}
         best, best_key = legal[0], None
         for a in legal:
-            st = root_stats.get(a.id)
-            key = (st.n, st.w) if st is not None else (-1, 0.0)
+            key = root.get(a.id, (-1, 0.0))
             if best_key is None or key > best_key:
                 best, best_key = a, key
         return best
+
+    # --- root parallelism ---------------------------------------------------------------
+    def _parallel_root(self, state: State, player: int) -> dict:
+        """The summed root statistics ``{action id: (visits, utility)}`` of ``workers`` independent
+        trees (module docstring: "Root parallelism"); sets ``last_iterations`` to their total."""
+        params = dict(iterations=self.iterations, seconds=self.seconds, c=self.c, rollout=self.rollout,
+                      max_depth=self.max_depth)
+        jobs = [(type(self), self.rng.next64(), params, state, player) for _ in range(self.workers)]
+        pool = _pool(self.workers)
+        results = list(pool.map(_tree_root, jobs)) if pool is not None else [_tree_root(j) for j in jobs]
+        root: dict = {}
+        total = 0
+        for stats, done in results:
+            total += done
+            for aid, (n, w) in stats.items():
+                n0, w0 = root.get(aid, (0, 0.0))
+                root[aid] = (n0 + n, w0 + w)
+        self.last_iterations = total
+        return root
 
     # --- search -----------------------------------------------------------------------
     def _determinize(self, state: State, player: int) -> State:
@@ -244,6 +280,39 @@ class MCTSBot(Bot):
                 depth += 1
 
 
+def _tree_root(job: tuple) -> tuple[dict, int]:
+    """One tree of a root-parallel search (run in a worker process or in this one):
+    ``job = (bot class, seed, parameters, state, seat)`` -> (``{action id: (visits, utility)}``,
+    iterations)."""
+    cls, seed, params, state, player = job
+    bot = cls(seed, **params)
+    stats = bot._search(state, player)
+    return {aid: (st.n, st.w) for aid, st in stats.items()}, bot.last_iterations
+
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+
+
+def _pool(workers: int) -> ProcessPoolExecutor | None:
+    """This process's pool of ``workers`` search processes (made once, on first use; spawned, so
+    safe beside threads), or ``None`` where this process may not have children (a daemonic pool
+    worker, e.g. of ``simulate``): the trees are then searched here, one after another."""
+    if multiprocessing.current_process().daemon:
+        return None
+    pool = _POOLS.get(workers)
+    if pool is None:
+        pool = _POOLS[workers] = ProcessPoolExecutor(max_workers=workers,
+                                                     mp_context=multiprocessing.get_context("spawn"))
+    return pool
+
+
+@atexit.register
+def _close_pools() -> None:
+    for pool in _POOLS.values():
+        pool.shutdown(wait=False, cancel_futures=True)
+    _POOLS.clear()
+
+
 #: how much a cut-off trusts the evaluation's leader (0: not at all, 1: as a finished game)
 CUTOFF_CONFIDENCE = 0.5
 
@@ -290,6 +359,6 @@ class ISMCTSBot(MCTSBot):
 
 
 #: the parameters a spec may give (``make_bot("ismcts:iterations=200,c=1.4")``) and their types
-PARAMS = {"iterations": int, "seconds": float, "c": float, "rollout": str, "max_depth": int}
+PARAMS = {"iterations": int, "seconds": float, "c": float, "rollout": str, "max_depth": int, "workers": int}
 
 __all__ = ["MCTSBot", "ISMCTSBot", "PARAMS", "ROLLOUTS"]

@@ -23,7 +23,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
-from citygames.bots import BOTS
+from citygames.bots import BOT_ABOUT, BOTS, LEVEL_NAMES
 from citygames.core import GameOptionError, load_game, registered_games
 from citygames.core.data import DATA_OVERRIDES
 from citygames.core.events import named_seats
@@ -295,7 +295,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
                static_dir: str | Path | None = None, bot_processes: int = 0,
                allowed_origins: list[str] | tuple[str, ...] = (),
                rate_limits: dict[str, str | None] | None = DEFAULT_RATE_LIMITS,
-               idle_evict: float | None = IDLE_EVICT, away_grace: float = lifecycle.AWAY_GRACE) -> FastAPI:
+               idle_evict: float | None = IDLE_EVICT, away_grace: float = lifecycle.AWAY_GRACE,
+               search_processes: int | None = None) -> FastAPI:
     """The browser table's ASGI application.
 
     Args:
@@ -313,6 +314,9 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
             memory (loaded again on its next use); ``None`` or 0: never (issue 16).
         away_grace: seconds a seat to move must have had no open socket before another seated
             player may hand it to a bot (issue 15, "Presence"; default 120; ``lifecycle.py``).
+        search_processes: processes for the search bots (mcts, ismcts, the difficulty levels) when
+            ``bot_processes`` is 0 (default: one per core), so a search never holds up the event
+            loop (issue 12).
 
     Raises:
         ValueError: a malformed origin or rate limit, or a negative ``away_grace``.
@@ -336,7 +340,8 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         repo = await asyncio.to_thread(Repository, url)
-        manager = TableManager(repo, bot_delay=bot_delay, bot_processes=bot_processes, idle_evict=idle_evict)
+        manager = TableManager(repo, bot_delay=bot_delay, bot_processes=bot_processes, idle_evict=idle_evict,
+                               search_processes=search_processes)
         app.state.manager = manager
         manager.limits = limits   # the chat and name limits of social.py (issue 15)
         manager.away_grace = away_grace   # a seat away may be handed to a bot after this (lifecycle.py)
@@ -443,6 +448,13 @@ def create_app(db_url: str | None = None, bot_delay: float = 0.6, data_dir: str 
     @app.get("/api/bots")
     async def bots():
         return sorted(BOTS)
+
+    @app.get("/api/bots/info")
+    async def bots_info():
+        """The bots for the lobby, in the order to offer them: the difficulty levels first (easy to
+        expert), then the others; ``[{name, about, level}]``."""
+        order = list(LEVEL_NAMES) + sorted(b for b in BOTS if b not in LEVEL_NAMES)
+        return [{"name": b, "about": BOT_ABOUT.get(b, ""), "level": b in LEVEL_NAMES} for b in order]
 
     @app.get("/api/health")
     async def health(request: Request):

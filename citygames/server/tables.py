@@ -41,7 +41,7 @@ import weakref
 from dataclasses import dataclass, field
 from typing import Any, Awaitable, Callable, Generator
 
-from citygames.bots import make_bot
+from citygames.bots import BOTS, LevelBot, MCTSBot, make_bot, parse_bot_spec
 from citygames.core import SIMULTANEOUS, Action, Game, IllegalActionError, State, load_game
 from citygames.core.errors import CitygamesError
 from citygames.core.events import named_seats
@@ -88,6 +88,13 @@ def event_json(index: int, e) -> dict:
     if e.visible_to is not None:
         d["visible_to"] = e.visible_to
     return d
+
+
+def is_search_bot(name: str) -> bool:
+    """Whether the bot ``name`` searches (``mcts``, ``ismcts`` and the difficulty levels): its moves
+    take long enough to run in a search process and to be announced as "thinking"."""
+    cls = BOTS.get(parse_bot_spec(name)[0])
+    return cls is not None and issubclass(cls, (MCTSBot, LevelBot))
 
 
 def bot_move(name: str, seed: int, state: State, seat: int) -> int:
@@ -314,6 +321,8 @@ class Table:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set = field(default_factory=set)
     bot_tasks: dict = field(default_factory=dict)
+    #: the bot seats whose search is running now (the "thinking" state, issue 12)
+    thinking: set = field(default_factory=set)
     #: resign, abandon, clocks, rematch (``lifecycle.Life``; issue 15)
     life: Any = None
 
@@ -523,7 +532,7 @@ class TableManager:
     cluster = None
 
     def __init__(self, repo: Repository, bot_delay: float = 0.6, bot_processes: int = 0,
-                 idle_evict: float | None = IDLE_EVICT):
+                 idle_evict: float | None = IDLE_EVICT, search_processes: int | None = None):
         self.repo = repo
         self.bot_delay = bot_delay
         self.idle_evict = idle_evict or None
@@ -539,6 +548,11 @@ class TableManager:
                 initializer=bot_worker_init, initargs=(os.getpid(),))
         else:
             self.bot_pool = concurrent.futures.ThreadPoolExecutor(max_workers=2, thread_name_prefix="citygames-bot")
+        #: search bots (``is_search_bot``) without ``bot_processes``: this many processes, made on the
+        #: first search (a search in a thread would hold the interpreter lock and slow every table)
+        self.search_processes = max(1, search_processes or os.cpu_count() or 1)
+        self._search_pool: concurrent.futures.Executor | None = None
+        self._bot_processes = bot_processes
         self._closing = False
         self.commits = GroupCommit(self)
         self._records: dict[str, list] = {}   # finished tables' record actions (they never change)
@@ -577,8 +591,12 @@ class TableManager:
         await cancel_and_wait(tasks)
         # the workers finish the move at hand and exit (a process pool torn down under them leaves
         # its semaphores to the resource tracker, which warns); a stuck one is not waited for long
-        stop = asyncio.get_running_loop().run_in_executor(
-            None, functools.partial(self.bot_pool.shutdown, wait=True, cancel_futures=True))
+        pools = [self.bot_pool] + ([self._search_pool] if self._search_pool is not None else [])
+
+        def shutdown() -> None:
+            for pool in pools:
+                pool.shutdown(wait=True, cancel_futures=True)
+        stop = asyncio.get_running_loop().run_in_executor(None, shutdown)
         try:
             await asyncio.wait_for(asyncio.shield(stop), 2.0)
         except (asyncio.TimeoutError, Exception):
@@ -821,6 +839,7 @@ class TableManager:
             "log": log_items, "log_from": log_from,
             "can_undo": seat is not None and table.undo_refusal(seat) is None,
             "terminal": terminal, "result": table.data.result if terminal else None,
+            "thinking": sorted(table.thinking),
         }
         if not terminal and table.finished:   # resigned or abandoned (lifecycle.py)
             msg.update(terminal=True, result=table.data.result, legal=[], can_undo=False, to_move=[])
@@ -1143,6 +1162,25 @@ class TableManager:
         self._mark_finished(table, result)
 
     # --- bots ----------------------------------------------------------------------------------
+    def pool_for(self, name: str) -> concurrent.futures.Executor:
+        """Where the bot ``name`` runs: the bot processes when the server has them; otherwise a
+        search bot in the search processes (made now if needed), any other bot in the bot threads."""
+        if self._bot_processes > 0 or not is_search_bot(name):
+            return self.bot_pool
+        if self._search_pool is None:
+            import multiprocessing
+            self._search_pool = concurrent.futures.ProcessPoolExecutor(
+                max_workers=self.search_processes, mp_context=multiprocessing.get_context("spawn"),
+                initializer=bot_worker_init, initargs=(os.getpid(),))
+        return self._search_pool
+
+    def announce_thinking(self, table: Table) -> None:
+        """Tell every connection of ``table`` which bot seats are searching now:
+        ``{"type": "thinking", "seq", "seats"}`` (PROTOCOL.md)."""
+        text = _dumps({"type": "thinking", "seq": table.seq, "seats": sorted(table.thinking)})
+        for conn in list(table.conns):
+            conn.put(text)
+
     def schedule_bots(self, table: Table) -> None:
         """Start a task for every bot seat that must move and has none running."""
         if self._closing or table.finished:
@@ -1175,13 +1213,20 @@ class TableManager:
                 # the order of the other seats' choices (and after a restart)
                 seed = _bot_seed(table.data.seed, table.id, seat, step_seq(st))
                 view = bot_view(st, seat)
+                thinks = is_search_bot(name)
+                if thinks:
+                    table.thinking.add(seat)
+                    self.announce_thinking(table)
                 try:
-                    action = await loop.run_in_executor(self.bot_pool, bot_move, name, seed, view, seat)
+                    action = await loop.run_in_executor(self.pool_for(name), bot_move, name, seed, view, seat)
                 except Exception:
                     log.exception("table %s: bot %s (seat %d) failed; playing a random legal action", table.id,
                                   name, seat)
                     action = await loop.run_in_executor(self.bot_pool, bot_move, "random", seed, bot_view(st, seat),
                                                         seat)
+                finally:
+                    if thinks:
+                        table.thinking.discard(seat)
                 if not lifecycle.plays_bot(table.data.seats[seat]):   # the player took the seat back
                     return
                 err = await self.submit(table, seat, seq, action)
@@ -1194,6 +1239,9 @@ class TableManager:
                     log.error("table %s: bot %s (seat %d) action refused: %s", table.id, name, seat, err)
                     return
         finally:
+            if seat in table.thinking:   # cancelled while searching
+                table.thinking.discard(seat)
+                self.announce_thinking(table)
             if table.bot_tasks.get(seat) is asyncio.current_task():
                 del table.bot_tasks[seat]
             self._maybe_evict(table)

@@ -8,7 +8,7 @@ import { clockRow, clockOf, abandonButton } from "/static/life.js";
 // here knows a game by its id. Seat colours come from the game's view (games.js).
 const $ = (id) => document.getElementById(id);
 let games = [];
-let bots = [];
+let bots = [];   // GET /api/bots/info: [{name, about, level}], the difficulty levels first
 let gameNames = {};
 
 function currentGame() { return games.find(g => g.id === $("game").value) || games[0]; }
@@ -92,10 +92,14 @@ function renderSeats() {
   const old = [...box.querySelectorAll(".seat-row")].map(r => ({ kind: r.querySelector("select").value, name: r.querySelector("input").value }));
   box.textContent = "";
   for (let i = 0; i < n; i++) {
-    const prev = old[i] || { kind: i === 0 ? "human" : `bot:${bots.includes("greedy") ? "greedy" : bots[0]}`, name: "" };
+    const names = bots.map(b => b.name);
+    const prev = old[i] || { kind: i === 0 ? "human" : `bot:${names.includes("greedy") ? "greedy" : names[0]}`, name: "" };
+    const option = (b) => h("option", { value: `bot:${b.name}`, selected: prev.kind === `bot:${b.name}`, title: b.about },
+      `Bot: ${b.name}`);
     const kind = h("select", { name: `kind-${i}`, id: `seat-kind-${i}`, "data-seat": i, "aria-label": `seat ${i} player` },
       h("option", { value: "human", selected: prev.kind === "human" }, "Human"),
-      bots.map(b => h("option", { value: `bot:${b}`, selected: prev.kind === `bot:${b}` }, `Bot: ${b}`)));
+      h("optgroup", { label: "Bots by difficulty" }, bots.filter(b => b.level).map(option)),
+      h("optgroup", { label: "Other bots" }, bots.filter(b => !b.level).map(option)));
     const name = h("input", { name: `name-${i}`, id: `seat-name-${i}`, placeholder: i === 0 ? "your name" : `Player ${i + 1}`, value: prev.name, maxlength: 40, "aria-label": `seat ${i} name` });
     const dot = h("span", { class: "dot", title: `seat ${i}`, style: { background: DEFAULT_COLORS[i % DEFAULT_COLORS.length] } });
     const sync = () => { name.disabled = kind.value !== "human"; name.style.visibility = kind.value === "human" ? "visible" : "hidden"; };
@@ -232,7 +236,7 @@ $("refresh").addEventListener("click", refresh);
 
 async function init() {
   try {
-    [games, bots] = await Promise.all([api("/api/games"), api("/api/bots")]);
+    [games, bots] = await Promise.all([api("/api/games"), api("/api/bots/info")]);
   } catch (e) {
     toast(`Cannot reach the server: ${e.message}`);
     return;

@@ -148,6 +148,21 @@ document.addEventListener("keydown", (e) => {
   }
 });
 
+/** The "thinking" line of the turn card: which bot seats are searching now (a `thinking` message
+ * or the `thinking` of a state; one from an older seq than the state shown is ignored). */
+function showThinking(seats, seq) {
+  const box = $("turn-thinking");
+  if (!box || !last || seq !== last.seq) return;
+  const live = last.terminal ? [] : seats;
+  document.body.dataset.thinking = live.join(",");
+  box.hidden = !live.length;
+  box.textContent = "";
+  if (!live.length) return;
+  const nm = names(last);
+  live.forEach((p, i) => box.append(i ? ", " : "", swatch(colors[p]), ` ${nm[p] ?? `Seat ${p}`}`));
+  box.append(live.length === 1 ? " is thinking" : " are thinking", h("span", { class: "dots", "aria-hidden": "true" }));
+}
+
 /** The seats to move, for display: obs.current_player when the game gives it, else to_move. */
 function movers(msg) {
   const cp = msg.observation ? msg.observation.current_player : undefined;
@@ -225,6 +240,7 @@ async function onState(msg) {
     who.append("Waiting…");
   }
   $("turn-card").classList.toggle("mine", mine);
+  showThinking(msg.thinking || [], msg.seq);
   $("turn-what").textContent = msg.terminal ? "The game has ended." : view.describe(obs, comps);
   showSkipNotice(msg);
   const simBox = $("turn-sim");
@@ -356,7 +372,10 @@ conn = connectTable(tableId, seat, token, {
   onState: (m) => { if (pressed || held.length) held.push(m); else deliver(m); },
   onError: (m) => { if (!socialError(m)) onError(m); },
   onWhy: gotWhy,
-  onMessage: (m) => { if (m.type === "chat") chat.add(m.messages, !!m.history); },
+  onMessage: (m) => {
+    if (m.type === "chat") chat.add(m.messages, !!m.history);
+    else if (m.type === "thinking") showThinking(m.seats || [], m.seq);
+  },
   onStatus: (s, d) => {
     showConn($("conn"), s, d);
     if (s === "fatal") { $("turn-who").textContent = `Cannot join this table: ${d}.`; toast(`Cannot join: ${d}`); }

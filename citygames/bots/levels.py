@@ -1,0 +1,114 @@
+"""Difficulty levels: ``easy``, ``medium``, ``hard`` and ``expert``, each a named bot with a search
+budget (issue 12), offered per seat in the browser lobby and usable wherever a bot spec is
+(``citygames play ... --bots hard``, ``simulate``, ``tournament``).
+
+A level is information-set MCTS (``ISMCTSBot``) with a budget in iterations, so a level plays the
+same moves for the same seed on any machine, capped by a wall-clock budget (``seconds``) so that it
+still answers in time on a slow or busy machine (the search stops at the first budget reached).
+The budgets are per game (``LEVELS``): the games differ in how long one iteration takes (The
+Capitals' rollouts are the longest), and each level is tuned to the same feel on every game: ``easy``
+answers at once and plays loosely, ``medium`` in about a quarter of a second, ``hard`` within 2 s
+(about 1 s on this project's 2-core reference machine), ``expert`` takes a few seconds. The
+measured strength of every level (against greedy, in ratings) is the README's "Bots" table.
+"""
+
+from __future__ import annotations
+
+from citygames.core import Action, State
+
+from .base import Bot
+from .mcts import ISMCTSBot
+
+#: the levels in increasing strength
+LEVEL_NAMES = ("easy", "medium", "hard", "expert")
+
+#: level -> game id (``"*"``: every other game) -> the ``ISMCTSBot`` parameters of that level
+LEVELS: dict[str, dict[str, dict]] = {
+    "easy": {"*": dict(iterations=40, max_depth=10, seconds=0.5)},
+    "medium": {"*": dict(iterations=250, max_depth=10, seconds=1.0)},
+    "hard": {"*": dict(iterations=1000, max_depth=10, seconds=1.5)},
+    "expert": {"*": dict(iterations=5000, max_depth=10, seconds=6.0)},
+}
+
+#: one line per level for the lobby (``GET /api/bots/info``) and ``citygames bots``
+ABOUT = {
+    "easy": "searches a few dozen futures: quick and beatable",
+    "medium": "searches a few hundred futures (about a quarter of a second a move)",
+    "hard": "searches about a thousand futures (at most 1.5 s a move)",
+    "expert": "searches several thousand futures (up to 6 s a move)",
+}
+
+
+def level_params(level: str, game_id: str) -> dict:
+    """The ``ISMCTSBot`` parameters of ``level`` on ``game_id`` (its own entry, else ``"*"``).
+
+    Raises:
+        ValueError: an unknown level.
+    """
+    if level not in LEVELS:
+        raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}")
+    table = LEVELS[level]
+    return dict(table.get(game_id, table["*"]))
+
+
+def level_spec(level: str, game_id: str) -> str:
+    """``level`` on ``game_id`` as a bot spec (``"ismcts:iterations=1000,max_depth=10,seconds=1.5"``)."""
+    params = level_params(level, game_id)
+    return "ismcts:" + ",".join(f"{k}={v}" for k, v in params.items())
+
+
+class LevelBot(Bot):
+    """A difficulty level: ``ISMCTSBot`` with the level's budget for the game it is asked to play
+    (``LEVELS``), built on the first ``step`` of each game and seeded with this bot's seed.
+
+    Args:
+        seed: int seeding the search.
+    """
+
+    #: the level (a key of ``LEVELS``); set by each subclass
+    level = "hard"
+
+    def __init__(self, seed: int = 0):
+        super().__init__(seed)
+        self._search: dict[str, ISMCTSBot] = {}
+        self._last: ISMCTSBot | None = None
+
+    def step(self, state: State, player: int | None = None) -> Action:
+        """The level's search move for ``player`` (``ISMCTSBot.step``; same arguments and errors)."""
+        game_id = state.game.info.id
+        bot = self._search.get(game_id)
+        if bot is None:
+            bot = self._search[game_id] = ISMCTSBot(self.seed, **level_params(self.level, game_id))
+        self._last = bot
+        return bot.step(state, player)
+
+    @property
+    def last_iterations(self) -> int:
+        """Iterations run by the last search (0 before any, or for a forced move)."""
+        return self._last.last_iterations if self._last is not None else 0
+
+
+class EasyBot(LevelBot):
+    """The ``easy`` level (``LEVELS["easy"]``)."""
+    name = level = "easy"
+
+
+class MediumBot(LevelBot):
+    """The ``medium`` level (``LEVELS["medium"]``)."""
+    name = level = "medium"
+
+
+class HardBot(LevelBot):
+    """The ``hard`` level (``LEVELS["hard"]``)."""
+    name = level = "hard"
+
+
+class ExpertBot(LevelBot):
+    """The ``expert`` level (``LEVELS["expert"]``)."""
+    name = level = "expert"
+
+
+#: level name -> bot class
+LEVEL_BOTS = {cls.level: cls for cls in (EasyBot, MediumBot, HardBot, ExpertBot)}
+
+__all__ = ["LEVELS", "LEVEL_NAMES", "LEVEL_BOTS", "ABOUT", "LevelBot", "level_params", "level_spec"]
