@@ -41,6 +41,8 @@ class RunSpec:
         table_meta: a results folder's meta (``results.open_results``): the worker then builds the
             chunk's Parquet tables itself (``Chunk.tables``) and drops the details from the results,
             so the parent only writes (its work would otherwise compete with the workers').
+        entrants: a tournament entrant index per seat: the bots are then seeded by entrant, not by
+            seat (``runner.entrant_seeds``); ``None`` (simulate) seeds them by seat.
     """
 
     game_id: str
@@ -50,6 +52,7 @@ class RunSpec:
     save_records: str | None = None
     details: bool = False
     table_meta: dict | None = None
+    entrants: tuple | None = None
 
 
 class Chunk(list):
@@ -66,8 +69,8 @@ def run_chunk(spec: RunSpec, indices: Sequence[int]) -> tuple[Chunk, float]:
         RuntimeError: a game failed (``runner.run_one``).
     """
     t0 = time.perf_counter()
-    out = Chunk(run_one(spec.game_id, spec.options, spec.bots, i, spec.seed, spec.save_records, spec.details)
-                for i in indices)
+    out = Chunk(run_one(spec.game_id, spec.options, spec.bots, i, spec.seed, spec.save_records, spec.details,
+                        spec.entrants) for i in indices)
     if spec.table_meta is not None:
         from dataclasses import replace
 

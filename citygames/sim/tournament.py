@@ -1,4 +1,4 @@
-"""Tournaments: a round-robin between bots, Bradley–Terry ratings with bootstrap intervals.
+"""Tournaments: a round-robin between bots, Bradley–Terry ratings with 95% intervals.
 
 ``citygames tournament GAME --bots a,b,c --games N`` plays every *group* of bots ``N`` games, the
 bots rotated over the seats so that each plays every seat equally often (``schedule``):
@@ -11,14 +11,17 @@ bots rotated over the seats so that each plays every seat equally often (``sched
 
 ``N`` must be a multiple of the number of rotations. The rotations of a group share their deals:
 game ``k`` of every rotation starts from the same state seed (a "duplicate" design, as in duplicate
-bridge), so the luck of the deal cancels between the seats.
+bridge), so the luck of the deal cancels between the seats. The bots are seeded per entrant, not per
+seat (``runner.entrant_seeds``), so a bot playing a copy of itself does not replay a deal mirrored.
 
 Games are played by the simulation machinery (``backends.LocalBackend`` running ``runner.run_one``),
 one run per seating, and streamed to a CSV file in game order. Ratings (``bradley_terry``) come from
 the pairwise results inside each game: for two seats held by different bots, the better rank wins
 and an equal rank is a draw (half a win each). Source: Bradley & Terry (1952); the fit is the
-maximum-likelihood one, on the Elo scale (400 / ln 10 points per logit), intervals by a seeded
-bootstrap over games (Efron percentile intervals).
+maximum-likelihood one with one virtual draw per pair (BayesElo's prior), on the Elo scale
+(400 / ln 10 points per logit). The 95% intervals are Wald intervals from the observed information of
+that penalised likelihood (``rate``), or, on request, a seeded bootstrap over games (Efron
+percentile intervals). The head-to-head share of wins of each pair gets a Wilson interval (``wilson``).
 """
 
 from __future__ import annotations
@@ -178,6 +181,45 @@ def fit_bradley_terry(w: np.ndarray, prior: float = 1.0) -> np.ndarray:
     return theta - theta.mean()
 
 
+def information(theta: np.ndarray, w: np.ndarray, prior: float = 1.0) -> np.ndarray:
+    """Observed Fisher information of the (penalised) Bradley–Terry log-likelihood at ``theta``.
+
+    ``H[i, i] = sum_j n_ij p_ij (1 - p_ij)``, ``H[i, j] = -n_ij p_ij (1 - p_ij)``, where ``n_ij`` counts
+    the comparisons of ``i`` and ``j`` plus the ``prior`` virtual draws (as in ``fit_bradley_terry``)
+    and ``p_ij = P(i beats j)``. It is the negative Hessian of the log-likelihood; its null space is
+    the common shift of every ``theta`` (for a connected comparison graph).
+
+    Args:
+        theta: ``(n,)`` log-strengths (logits). w: ``(n, n)`` wins (``pairwise``). prior: virtual draws.
+
+    Returns:
+        ``(n, n)`` float array (per logit squared).
+    """
+    w = np.asarray(w, dtype=float)
+    games = w + w.T
+    games = games + np.where(games > 0, prior, 0.0)
+    np.fill_diagonal(games, 0.0)
+    p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
+    c = games * p * (1.0 - p)
+    return np.diag(c.sum(axis=1)) - c
+
+
+def wilson(k, n, z: float = 1.959963984540054):
+    """Wilson score interval of a proportion ``k / n`` (Wilson 1927): ``(low, high)``.
+
+    ``k`` may be fractional (draws counted as half a win); arrays broadcast. With ``n == 0`` the
+    interval is ``(0, 1)``. ``z`` is the normal quantile (1.96 for 95%).
+    """
+    k = np.asarray(k, dtype=float)
+    n = np.asarray(n, dtype=float)
+    safe = np.where(n > 0, n, 1.0)
+    p = k / safe
+    den = 1.0 + z * z / safe
+    centre = (p + z * z / (2 * safe)) / den
+    half = z / den * np.sqrt(p * (1 - p) / safe + z * z / (4 * safe * safe))
+    return np.where(n > 0, centre - half, 0.0), np.where(n > 0, centre + half, 1.0)
+
+
 @dataclass
 class Ratings:
     """Bradley–Terry ratings of a tournament, in Elo points (mean 0).
@@ -185,11 +227,15 @@ class Ratings:
     Attributes:
         bots: entrant labels.
         rating: rating per entrant, Elo points (a 400-point gap = 10:1 odds).
-        low, high: 95% bootstrap interval per entrant (percentiles 2.5 and 97.5), Elo points.
+        low, high: 95% interval per entrant, Elo points (``method``).
         wins: ``(n, n)`` pairwise wins (draws as 1/2), ``pairwise``'s output.
         draws: ``(n, n)`` pairwise draws.
-        diff_low, diff_high: ``(n, n)`` 95% bootstrap interval of ``rating[i] - rating[j]``.
+        diff_low, diff_high: ``(n, n)`` 95% interval of ``rating[i] - rating[j]``.
         games: games rated.
+        method: how the intervals were made: ``"wald"`` (penalised likelihood) or ``"bootstrap"``.
+        score, score_low, score_high: ``(n, n)`` share of ``i``'s comparisons with ``j`` that ``i``
+            won (draws as 1/2; ``wins[i, j] / (wins[i, j] + wins[j, i])``, NaN when they never met)
+            and its 95% Wilson interval: the direct head-to-head claim "i beats j".
     """
 
     bots: list[str]
@@ -201,25 +247,45 @@ class Ratings:
     diff_low: np.ndarray
     diff_high: np.ndarray
     games: int = 0
+    method: str = "wald"
+    score: np.ndarray | None = None
+    score_low: np.ndarray | None = None
+    score_high: np.ndarray | None = None
 
     def order(self) -> list[int]:
         """Entrant indices, best rating first."""
         return sorted(range(len(self.bots)), key=lambda i: (-self.rating[i], i))
 
 
-def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[str], bootstrap: int = 500,
+def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[str], bootstrap: int = 0,
          seed: int = 0, prior: float = 1.0) -> Ratings:
     """Bradley–Terry ratings with 95% intervals (a pure function of its arguments).
+
+    Intervals (``bootstrap == 0``, the default): Wald intervals from the observed Fisher information
+    of the penalised likelihood (``information``; the ``prior`` virtual draws per pair keep it finite
+    and non-zero for a clean sweep). The covariance of the centred ratings is the pseudo-inverse of
+    the information (its null space is the common shift); ``rating[i] +- 1.96 sd``. Source: the
+    Bradley–Terry model as a logit model fitted by maximum likelihood, with the usual asymptotic
+    covariance ``I(theta)^-1`` (Agresti, *Categorical Data Analysis*, the Bradley–Terry section;
+    Hunter 2004, "MM algorithms for generalized Bradley–Terry models"); the virtual draws are
+    BayesElo's prior (Coulom). The prior pulls a sweep towards a tie, so near a sweep the intervals
+    are conservative (a 9-0 or 10-0 result excludes a tie, 8-0 does not), never of zero width.
+    With more than 2 seats the comparisons inside one game are counted as independent, which makes
+    the Wald intervals somewhat narrow there; ``bootstrap`` resamples whole games instead.
+
+    With ``bootstrap > 0``: seeded percentile intervals over that many resamples of the games (with
+    replacement; Efron). A clean sweep then gives zero-width intervals (every resample is the sweep).
 
     Args:
         results: per game, ``(entrant index per seat, rank per seat)`` (``pairwise``).
         bots: entrant labels (``n``).
-        bootstrap: resamples of the games (with replacement) for the intervals; 0 gives point intervals.
+        bootstrap: resamples of the games for the intervals; 0 for the Wald intervals.
         seed: seed of the bootstrap (``numpy.random.default_rng``).
         prior: virtual draws per pair (``fit_bradley_terry``).
 
     Returns:
-        ``Ratings``.
+        ``Ratings``; its ``score``/``score_low``/``score_high`` hold each pair's head-to-head share of
+        wins with a Wilson interval.
     """
     n = len(bots)
     results = [(tuple(a), tuple(b)) for a, b in results]
@@ -232,8 +298,10 @@ def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[
             if who[s] != who[t] and ranks[s] == ranks[t]:
                 draws[who[s], who[t]] += 1
                 draws[who[t], who[s]] += 1
-    theta = fit_bradley_terry(total, prior) * ELO_PER_LOGIT
+    logits = fit_bradley_terry(total, prior)
+    theta = logits * ELO_PER_LOGIT
     if bootstrap > 0 and len(stack):
+        method = "bootstrap"
         rng = np.random.default_rng(seed)
         samples = np.empty((bootstrap, n))
         for b in range(bootstrap):
@@ -243,9 +311,21 @@ def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[
         diffs = samples[:, :, None] - samples[:, None, :]
         diff_low, diff_high = np.percentile(diffs, [2.5, 97.5], axis=0)
     else:
-        low = high = theta.copy()
-        diff_low = diff_high = theta[:, None] - theta[None, :]
-    return Ratings(list(bots), theta, low, high, total, draws, diff_low, diff_high, len(results))
+        method = "wald"
+        z = 1.959963984540054
+        cov = np.linalg.pinv(information(logits, total, prior)) * ELO_PER_LOGIT ** 2
+        sd = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+        low, high = theta - z * sd, theta + z * sd
+        var = np.diag(cov)[:, None] + np.diag(cov)[None, :] - 2 * cov
+        dsd = np.sqrt(np.clip(var, 0.0, None))
+        d = theta[:, None] - theta[None, :]
+        diff_low, diff_high = d - z * dsd, d + z * dsd
+    met = total + total.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        score = np.where(met > 0, total / np.where(met > 0, met, 1.0), np.nan)
+    score_low, score_high = wilson(total, met)
+    return Ratings(list(bots), theta, low, high, total, draws, diff_low, diff_high, len(results), method,
+                   score, score_low, score_high)
 
 
 # --- running -----------------------------------------------------------------------------------
@@ -283,9 +363,15 @@ def run_tournament(game_id: str, options: dict, specs: Sequence[str], games: int
         game_id, options: the game (``options`` resolved, ``num_players`` included).
         specs: a bot spec per entrant, passed to ``make_bot`` (repeats allowed: ``entrant_labels``).
         games: games per group, a multiple of the number of seats.
-        seed: reproducibility: the same seed gives the same file, whatever ``workers`` is.
+        seed: reproducibility: the same seed gives the same file, whatever ``workers`` is. Game ``k``
+            of a seating starts from state seed ``deal_seed + k`` (``schedule``) and each bot is
+            seeded from that and its entrant index (``runner.entrant_seeds``), not its seat: so two
+            copies of a bot differ, and a deal replayed with the seats rotated is a different game
+            (with seat-based seeds, ``a`` against ``a#2`` would replay each deal mirrored).
         workers: worker processes (``backends.LocalBackend``).
-        out: CSV path (rows written in game order as games finish), or ``None``.
+        out: CSV path, or ``None``: each game's row is written and flushed as soon as it and every
+            game before it finished (rows in game order).
+        on_game: called with each ``GameResult`` right after its row was written.
         progress: show a rich progress bar on ``console``.
 
     Raises:
@@ -314,7 +400,8 @@ def run_tournament(game_id: str, options: dict, specs: Sequence[str], games: int
         backend = LocalBackend(max(1, min(workers, max(p.games for p in plan))))
         with progress_bar(f"{game_id} tournament", total, progress, console) as advance:
             for p in plan:
-                spec = RunSpec(game_id, dict(options), tuple(specs[i] for i in p.lineup), p.deal_seed)
+                spec = RunSpec(game_id, dict(options), tuple(specs[i] for i in p.lineup), p.deal_seed,
+                               entrants=tuple(p.lineup))
                 pending: dict[int, GameResult] = {}
                 nxt = 0
                 for part in backend.run(spec, [range(p.games)]):
@@ -331,10 +418,9 @@ def run_tournament(game_id: str, options: dict, specs: Sequence[str], games: int
                         if writer:
                             writer.writerow([r.index, r.seed, *r.bots, *r.scores, *r.ranks, r.winner,
                                              r.bots[r.winner] if r.winner >= 0 else ""])
+                            fh.flush()             # on disk as soon as it is in order
                         if on_game:
                             on_game(r)
-                    if fh:
-                        fh.flush()
                     advance(len(part))
     finally:
         if fh:
