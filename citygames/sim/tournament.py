@@ -428,21 +428,110 @@ def run_tournament(game_id: str, options: dict, specs: Sequence[str], games: int
     return done
 
 
-def plot_ratings(ratings: Ratings, path: str | Path, title: str = "") -> None:
-    """A PNG of the ratings (points) with their 95% intervals (bars), best at the top."""
+#: bots whose strength is set by a search budget, and the parameters that are budgets
+SEARCH_BOTS = ("mcts", "ismcts")
+BUDGETS = ("iterations", "seconds")
+
+
+@dataclass(frozen=True)
+class BudgetSeries:
+    """Entrants that are one search bot differing only in budget: a line of the budget curve.
+
+    Attributes:
+        label: the bot and its other parameters (``"ismcts"``, ``"ismcts:c=0.7"``).
+        budget: the parameter varied, ``"iterations"`` or ``"seconds"``.
+        points: ``(budget value, entrant index)``, budget increasing.
+    """
+
+    label: str
+    budget: str
+    points: tuple
+
+
+def budget_series(specs: Sequence[str]) -> list[BudgetSeries]:
+    """The budget curves of a tournament: entrants ``mcts``/``ismcts`` grouped by kind and every
+    parameter but the budget (``iterations``, or ``seconds`` when only that is given; a spec with
+    neither has the default 1000 iterations). Only groups with at least two different budgets count.
+
+    Raises:
+        ValueError: a bad spec (``parse_bot_spec``).
+    """
+    from citygames.bots import parse_bot_spec
+    lines: dict = {}
+    for e, spec in enumerate(specs):
+        kind, params = parse_bot_spec(spec)
+        if kind not in SEARCH_BOTS:
+            continue
+        params = dict(params)
+        if params.get("iterations") is None and params.get("seconds") is not None:
+            budget, value = "seconds", float(params.pop("seconds"))
+        else:
+            budget, value = "iterations", float(params.pop("iterations", None) or 1000)
+        other = ",".join(f"{k}={v}" for k, v in sorted(params.items()))
+        key = (kind + (":" + other if other else ""), budget)
+        lines.setdefault(key, []).append((value, e))
+    out = []
+    for (label, budget), pts in lines.items():
+        if len({v for v, _ in pts}) >= 2:
+            out.append(BudgetSeries(label, budget, tuple(sorted(pts))))
+    return out
+
+
+def plot_ratings(ratings: Ratings, path: str | Path, title: str = "", specs: Sequence[str] | None = None) -> None:
+    """A PNG of the ratings (points) with their 95% intervals (bars), best at the top.
+
+    Given the entrants' ``specs`` and when some are one search bot at several budgets
+    (``budget_series``), a second panel plots rating (with its interval) against budget on a log
+    axis, a line per series, with the ``random`` and ``greedy`` entrants as horizontal references.
+    """
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    series = budget_series(specs) if specs is not None else []
     order = ratings.order()[::-1]
     y = np.arange(len(order))
     r = ratings.rating[order]
-    fig, ax = plt.subplots(figsize=(6.4, 1.2 + 0.45 * len(order)))
+    how = "bootstrap" if ratings.method == "bootstrap" else "Wald"
+    height = 1.2 + 0.45 * len(order)
+    if series:
+        fig, (ax, bx) = plt.subplots(2, 1, figsize=(7.2, height + 4.2),
+                                     gridspec_kw={"height_ratios": [height, 4.2]})
+    else:
+        fig, ax = plt.subplots(figsize=(7.2, height))
     ax.errorbar(r, y, xerr=[r - ratings.low[order], ratings.high[order] - r], fmt="o", capsize=4)
     ax.axvline(0.0, color="grey", lw=0.8, ls=":")
     ax.set_yticks(y, [ratings.bots[i] for i in order])
-    ax.set_xlabel("Bradley–Terry rating (Elo points, mean 0), 95% bootstrap interval")
+    ax.set_xlabel(f"Bradley–Terry rating (Elo points, mean 0), 95% {how} interval")
     if title:
         ax.set_title(title, fontsize=10)
+    if series:
+        units = {"iterations": "iterations per move", "seconds": "seconds per move"}
+        mixed = len({line.budget for line in series}) > 1
+        for k, line in enumerate(series):
+            # a small sideways shift per line, so that lines at the same budgets do not hide each other
+            xs = np.array([v for v, _ in line.points]) * 1.04 ** (k - (len(series) - 1) / 2)
+            es = [e for _, e in line.points]
+            ys = ratings.rating[es]
+            bx.errorbar(xs, ys, yerr=[ys - ratings.low[es], ratings.high[es] - ys], fmt="o-", capsize=4,
+                        label=f"{line.label} ({units[line.budget]})" if mixed else line.label)
+        for e, name in enumerate(ratings.bots):
+            kind = (specs[e] if specs is not None else name).strip()
+            if kind in ("random", "greedy"):
+                bx.axhline(ratings.rating[e], color="grey" if kind == "random" else "black", lw=1,
+                           ls=":" if kind == "random" else "--", label=name)
+        from matplotlib.ticker import NullFormatter, ScalarFormatter
+        ticks = sorted({v for line in series for v, _ in line.points})
+        bx.set_xscale("log")
+        bx.set_xlim(ticks[0] / 1.4, ticks[-1] * 1.4)
+        bx.set_xticks(ticks)
+        bx.xaxis.set_major_formatter(ScalarFormatter())
+        bx.xaxis.set_minor_formatter(NullFormatter())
+        budgets = sorted({line.budget for line in series})
+        bx.set_xlabel("search budget (" + " / ".join(units[b] for b in budgets) + ", log scale)")
+        bx.set_ylabel("rating (Elo points)")
+        bx.set_title("Rating against search budget (95% intervals)", fontsize=10)
+        bx.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, frameon=False)
+        bx.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
