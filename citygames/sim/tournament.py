@@ -397,31 +397,33 @@ def run_tournament(game_id: str, options: dict, specs: Sequence[str], games: int
         writer = csv.writer(fh) if fh else None
         if writer:
             writer.writerow(csv_header(seats))
-        backend = LocalBackend(max(1, min(workers, max(p.games for p in plan))))
+        # one run over the whole tournament: every seating in the same worker pool
+        seatings = tuple((p.first_index, p.games, tuple(specs[i] for i in p.lineup), p.deal_seed, tuple(p.lineup))
+                         for p in plan)
+        spec = RunSpec(game_id, dict(options), (), seed, seatings=seatings)
+        owner = [p for p in plan for _ in range(p.games)]     # the seating of each game index
+        backend = LocalBackend(max(1, min(workers, total)))
         with progress_bar(f"{game_id} tournament", total, progress, console) as advance:
-            for p in plan:
-                spec = RunSpec(game_id, dict(options), tuple(specs[i] for i in p.lineup), p.deal_seed,
-                               entrants=tuple(p.lineup))
-                pending: dict[int, GameResult] = {}
-                nxt = 0
-                for part in backend.run(spec, [range(p.games)]):
-                    for r in part:
-                        pending[r.index] = r
-                    while nxt in pending:      # rows in game order, whatever order chunks finish in
-                        r = pending.pop(nxt)
-                        nxt += 1
-                        r = replace(r, index=p.first_index + r.index, bots=tuple(labels[i] for i in p.lineup))
-                        done.results.append(r)
-                        done.games.append((p.lineup, r.ranks))
-                        for seat, e in enumerate(p.lineup):
-                            done.seat_counts[e, seat] += 1
-                        if writer:
-                            writer.writerow([r.index, r.seed, *r.bots, *r.scores, *r.ranks, r.winner,
-                                             r.bots[r.winner] if r.winner >= 0 else ""])
-                            fh.flush()             # on disk as soon as it is in order
-                        if on_game:
-                            on_game(r)
-                    advance(len(part))
+            pending: dict[int, GameResult] = {}
+            nxt = 0
+            for part in backend.run(spec, [range(total)]):
+                for r in part:
+                    pending[r.index] = r
+                while nxt in pending:          # rows in game order, whatever order chunks finish in
+                    p = owner[nxt]
+                    r = replace(pending.pop(nxt), bots=tuple(labels[i] for i in p.lineup))
+                    nxt += 1
+                    done.results.append(r)
+                    done.games.append((p.lineup, r.ranks))
+                    for seat, e in enumerate(p.lineup):
+                        done.seat_counts[e, seat] += 1
+                    if writer:
+                        writer.writerow([r.index, r.seed, *r.bots, *r.scores, *r.ranks, r.winner,
+                                         r.bots[r.winner] if r.winner >= 0 else ""])
+                        fh.flush()                 # on disk as soon as it is in order
+                    if on_game:
+                        on_game(r)
+                advance(len(part))
     finally:
         if fh:
             fh.close()
