@@ -653,22 +653,26 @@ def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, part_games
 
 @main.command(context_settings=GAME_OPTIONS)
 @click.argument("game_id", metavar="GAME")
-@click.option("--bots", required=True, help="the entrants, comma-separated bot names (at least 2; a name "
-              "given twice plays itself, the second labelled NAME#2)")
+@click.option("--bots", required=True, help="the entrants, comma-separated bot specs (at least 2), e.g. "
+              "'random,greedy,ismcts:iterations=200' (a bot given twice plays itself, the second labelled NAME#2)")
 @click.option("--games", "n_games", type=click.IntRange(min=1), default=100, show_default=True,
               help="games per pair (per group with more seats): a multiple of the number of seats")
 @click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
 @click.option("--seed", type=int, default=0, show_default=True, help="same seed, same games, same file")
 @click.option("--out", type=click.Path(dir_okay=False), help="CSV file, one row per game, written as games finish")
-@click.option("--plot", type=click.Path(dir_okay=False), help="PNG plot of the ratings with their 95% intervals")
+@click.option("--plot", type=click.Path(dir_okay=False), help="PNG plot of the ratings with their 95% intervals (and rating against budget when one search "
+                   "bot is entered at several iterations= or seconds=)")
+@click.option("--summary", type=click.Path(dir_okay=False),
+              help="CSV file of the ratings and head-to-head results, one row per pair (written at the end)")
 @click.option("--workers", type=click.IntRange(min=1), help="worker processes (default: all cores)")
 @click.option("--bootstrap", type=click.IntRange(min=0), default=0, show_default=True,
-              help="0: Wald 95%% intervals from the penalised likelihood; N > 0: instead, percentile "
+              help="0: Wald 95% intervals from the penalised likelihood; N > 0: instead, percentile "
                    "intervals over N bootstrap resamples of the games (a clean sweep then gets a zero-width "
                    "interval)")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.pass_context
-def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, workers, bootstrap, no_progress) -> None:
+def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, summary, workers, bootstrap,
+               no_progress) -> None:
     """Round-robin tournament between bots on GAME: ratings with 95% intervals and a head-to-head table.
 
     Every pair of bots plays --games games, seats rotated so that each bot plays every seat
@@ -685,9 +689,11 @@ def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, workers, b
 
     Extra --name[=value] arguments are game options.
     """
+    from pathlib import Path
+
     from rich.console import Console
 
-    from citygames.sim.tournament import plot_ratings, rate, run_tournament, split_bot_list
+    from citygames.sim.tournament import plot_ratings, rate, run_tournament, split_bot_list, write_summary
     game = load_cli_game(game_id, players, ctx.args)
     specs = split_bot_list(bots)
     if len(specs) < 2:
@@ -705,6 +711,14 @@ def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, workers, b
         raise click.BadParameter(f"must end in .csv, got {out!r}", param_hint="--out")
     if plot is not None and not plot.lower().endswith(".png"):
         raise click.BadParameter(f"must end in .png, got {plot!r}", param_hint="--plot")
+    if summary is not None and not summary.lower().endswith(".csv"):
+        raise click.BadParameter(f"must end in .csv, got {summary!r}", param_hint="--summary")
+    paths = [(p, hint) for p, hint in ((out, "--out"), (plot, "--plot"), (summary, "--summary")) if p]
+    for path, hint in paths:      # before the games, not after a long run
+        if not Path(path).resolve().parent.is_dir():
+            raise click.BadParameter(f"no folder {str(Path(path).parent)!r} to write {path!r} in", param_hint=hint)
+    if len({str(Path(p).resolve()) for p, _ in paths}) < len(paths):
+        raise click.BadParameter("--out, --plot and --summary must be different files")
     try:
         done = run_tournament(game_id, game.options, specs, n_games, seed=seed,
                               workers=workers or os.cpu_count() or 1, out=out, progress=not no_progress,
@@ -717,14 +731,21 @@ def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, workers, b
     _print_tournament(game, done, ratings, seed, n_games)
     if plot:
         try:
-            plot_ratings(ratings, plot, title=f"{game.info.name}: {len(done.games)} games, seed {seed}",
-                         specs=done.specs)
+            plot_ratings(ratings, plot, title=f"{game.info.name}: {len(done.games)} games ({n_games} per "
+                                             f"{'pair' if seats == 2 else 'group'}), seed {seed}", specs=done.specs)
         except OSError as exc:
             raise click.ClickException(f"cannot write {plot}: {exc}") from None
+    if summary:
+        try:
+            write_summary(ratings, summary)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {summary}: {exc}") from None
     if out:
         click.echo(f"Wrote {len(done.games)} games to {out}")
     if plot:
         click.echo(f"Wrote the plot to {plot}")
+    if summary:
+        click.echo(f"Wrote the ratings and head-to-head results to {summary}")
 
 
 def _print_tournament(game: Game, done, ratings, seed: int, per_group: int) -> None:

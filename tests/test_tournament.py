@@ -13,7 +13,8 @@ from click.testing import CliRunner
 
 from citygames.cli import main
 from citygames.sim.tournament import (budget_series, entrant_labels, pairwise, plot_ratings, rate,
-                                      rotations, run_tournament, schedule, split_bot_list, wilson)
+                                      rotations, run_tournament, schedule, split_bot_list, summary_rows,
+                                      wilson)
 
 
 def _synthetic(p_win: float, games: int, seed: int):
@@ -113,6 +114,10 @@ def test_a_sweep_has_an_interval_of_positive_width_that_excludes_a_tie_only_when
     assert ten.score[0, 1] == 1.0 and 0.7 < ten.score_low[0, 1] < 0.75 and ten.score_high[0, 1] == pytest.approx(1)
     three = rate(_sweep(3), ["a", "b"])                 # 3-0 is no evidence of a stronger bot
     assert three.diff_low[0, 1] < 0 < three.diff_high[0, 1]
+    (row,) = summary_rows(ten)                         # the claim a 2-bot tournament states
+    assert (row["a"], row["b"], row["wins"], row["losses"], row["a_ahead"]) == ("a", "b", 10, 0, True)
+    assert row["share_low"] > 0.5 and row["diff_low"] > 0
+    assert summary_rows(three)[0]["a_ahead"] is False
     boot = rate(_sweep(10), ["a", "b"], bootstrap=20)   # the bootstrap stays available
     assert boot.method == "bootstrap" and boot.low[0] == boot.high[0]
 
@@ -182,13 +187,15 @@ def _png_height(path) -> int:
 
 
 def test_the_plot_gets_a_budget_panel_with_several_budgets(tmp_path):
-    out, plot = tmp_path / "b.csv", tmp_path / "b.png"
+    out, plot, summary = tmp_path / "b.csv", tmp_path / "b.png", tmp_path / "b-summary.csv"
     res = CliRunner().invoke(main, ["tournament", "seven_wonders_duel", "--bots",
                                     "ismcts:iterations=2,ismcts:iterations=4,random", "--games", "2",
                                     "--seed", "1", "--workers", "1", "--no-progress", "--out", str(out),
-                                    "--plot", str(plot)])
+                                    "--plot", str(plot), "--summary", str(summary)])
     assert res.exit_code == 0, res.output
     assert f"Wrote 6 games to {out}" in res.output and f"Wrote the plot to {plot}" in res.output
+    pairs = list(csv.DictReader(summary.open()))
+    assert len(pairs) == 3 and all(float(p["wins"]) + float(p["draws"]) + float(p["losses"]) == 2 for p in pairs)
     ratings = rate([((0, 1), (1, 2)), ((1, 2), (1, 2)), ((2, 0), (2, 1))], ["a", "b", "c"])
     plain = tmp_path / "plain.png"
     plot_ratings(ratings, plain, specs=["random", "greedy", "ismcts"])
@@ -204,6 +211,9 @@ def test_the_plot_gets_a_budget_panel_with_several_budgets(tmp_path):
     ["--bots", "random,greedy", "--plot", "x.jpg"],
     ["--bots", "random,greedy", "--workers", "0"],
     ["--bots", "random,greedy", "--players", "5"],
+    ["--bots", "random,greedy", "--summary", "x.txt"],
+    ["--bots", "random,greedy", "--plot", "no/such/folder/x.png"],
+    ["--bots", "random,greedy", "--out", "x.csv", "--summary", "x.csv"],
 ])
 def test_bad_options_exit_2(args):
     res = CliRunner().invoke(main, ["tournament", "seven_wonders_duel", "--no-progress", *args])

@@ -328,6 +328,49 @@ def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[
                    score, score_low, score_high)
 
 
+SUMMARY_COLUMNS = ["a", "b", "a_rating", "a_low", "a_high", "b_rating", "b_low", "b_high", "wins", "draws",
+                   "losses", "share", "share_low", "share_high", "diff", "diff_low", "diff_high", "a_ahead"]
+
+
+def summary_rows(ratings: Ratings) -> list[dict]:
+    """One row per pair that met, the better-rated bot as ``a`` (pairs in rating order): both ratings
+    with their 95% intervals (Elo points), ``a``'s wins, draws and losses against ``b`` (pairwise
+    comparisons), ``a``'s share of them (draws half) with its Wilson 95% interval, the rating
+    difference ``a - b`` with its 95% interval, and ``a_ahead`` (that interval excludes a tie).
+    Columns ``SUMMARY_COLUMNS``; numbers rounded (ratings to 0.1 point, shares to 0.0001)."""
+    rows = []
+    order = ratings.order()
+    for x, i in enumerate(order):
+        for j in order[x + 1:]:
+            if ratings.wins[i, j] + ratings.wins[j, i] == 0:
+                continue
+            d = ratings.draws[i, j]
+            pts = lambda v: round(float(v), 1)      # noqa: E731
+            share = lambda v: round(float(v), 4)    # noqa: E731
+            rows.append(dict(
+                a=ratings.bots[i], b=ratings.bots[j],
+                a_rating=pts(ratings.rating[i]), a_low=pts(ratings.low[i]), a_high=pts(ratings.high[i]),
+                b_rating=pts(ratings.rating[j]), b_low=pts(ratings.low[j]), b_high=pts(ratings.high[j]),
+                wins=float(ratings.wins[i, j] - d / 2), draws=float(d), losses=float(ratings.wins[j, i] - d / 2),
+                share=share(ratings.score[i, j]), share_low=share(ratings.score_low[i, j]),
+                share_high=share(ratings.score_high[i, j]), diff=pts(ratings.rating[i] - ratings.rating[j]),
+                diff_low=pts(ratings.diff_low[i, j]), diff_high=pts(ratings.diff_high[i, j]),
+                a_ahead=bool(ratings.diff_low[i, j] > 0)))
+    return rows
+
+
+def write_summary(ratings: Ratings, path: str | Path) -> None:
+    """Write ``summary_rows`` to the CSV file ``path`` (header ``SUMMARY_COLUMNS``).
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, SUMMARY_COLUMNS)
+        w.writeheader()
+        w.writerows(summary_rows(ratings))
+
+
 # --- running -----------------------------------------------------------------------------------
 @dataclass
 class TournamentResult:
