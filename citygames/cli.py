@@ -769,7 +769,8 @@ def _print_tournament(game: Game, done, ratings, seed: int, per_group: int) -> N
     console.print(t)
     h = Table(title="Head to head: A against B",
               caption="W-D-L: A's wins, draws, losses against B (with more than two seats, every placing of A "
-                      "and B in a game counts); share: of those, A's (draws half), 95% Wilson interval; "
+                      "and B in a game counts); share: of those, A's (draws half), 95% Wilson interval over the games "
+                      "they met in; "
                       "A - B: rating difference, 95% interval; A ahead?: yes when that interval excludes a tie")
     for col in ("A", "B"):
         h.add_column(col, overflow="fold")

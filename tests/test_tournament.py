@@ -132,6 +132,15 @@ def test_wald_intervals_cover_a_three_bot_chain_and_are_symmetric_in_the_pair():
     assert chain.rating.sum() == pytest.approx(0, abs=1e-6)
 
 
+def test_several_seats_of_one_bot_in_a_game_count_as_one_game_of_evidence():
+    # "a" against a field of three "b": 3 games won by "a" are 9 comparisons, but only 3 games
+    field = rate([((0, 1, 1, 1), (1, 2, 3, 4)), ((1, 0, 1, 1), (2, 1, 3, 4)), ((1, 1, 0, 1), (2, 3, 1, 4))],
+                 ["a", "b"])
+    assert field.wins[0, 1] == 9
+    assert field.diff_low[0, 1] < 0 < field.diff_high[0, 1]       # as for 3-0 in two-player games
+    assert field.score_low[0, 1] == pytest.approx(wilson(3, 3)[0])
+
+
 def test_wilson_interval():
     low, high = wilson(10, 10)
     assert low == pytest.approx(10 / (10 + 1.959963984540054 ** 2)) and high == pytest.approx(1)

@@ -181,7 +181,7 @@ def fit_bradley_terry(w: np.ndarray, prior: float = 1.0) -> np.ndarray:
     return theta - theta.mean()
 
 
-def information(theta: np.ndarray, w: np.ndarray, prior: float = 1.0) -> np.ndarray:
+def information(theta: np.ndarray, w: np.ndarray, prior: float = 1.0, counts: np.ndarray | None = None) -> np.ndarray:
     """Observed Fisher information of the (penalised) Bradley–Terry log-likelihood at ``theta``.
 
     ``H[i, i] = sum_j n_ij p_ij (1 - p_ij)``, ``H[i, j] = -n_ij p_ij (1 - p_ij)``, where ``n_ij`` counts
@@ -191,12 +191,14 @@ def information(theta: np.ndarray, w: np.ndarray, prior: float = 1.0) -> np.ndar
 
     Args:
         theta: ``(n,)`` log-strengths (logits). w: ``(n, n)`` wins (``pairwise``). prior: virtual draws.
+        counts: ``(n, n)`` comparisons per pair to count instead of ``w + w.T`` (``rate`` passes the
+            games in which the pair met, so that the correlated comparisons of one game count once).
 
     Returns:
         ``(n, n)`` float array (per logit squared).
     """
     w = np.asarray(w, dtype=float)
-    games = w + w.T
+    games = w + w.T if counts is None else np.asarray(counts, dtype=float)
     games = games + np.where(games > 0, prior, 0.0)
     np.fill_diagonal(games, 0.0)
     p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
@@ -235,7 +237,8 @@ class Ratings:
         method: how the intervals were made: ``"wald"`` (penalised likelihood) or ``"bootstrap"``.
         score, score_low, score_high: ``(n, n)`` share of ``i``'s comparisons with ``j`` that ``i``
             won (draws as 1/2; ``wins[i, j] / (wins[i, j] + wins[j, i])``, NaN when they never met)
-            and its 95% Wilson interval: the direct head-to-head claim "i beats j".
+            and its 95% Wilson interval (sample size: the games in which they met): the direct
+            head-to-head claim "i beats j".
     """
 
     bots: list[str]
@@ -270,8 +273,11 @@ def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[
     Hunter 2004, "MM algorithms for generalized Bradley–Terry models"); the virtual draws are
     BayesElo's prior (Coulom). The prior pulls a sweep towards a tie, so near a sweep the intervals
     are conservative (a 9-0 or 10-0 result excludes a tie, 8-0 does not), never of zero width.
-    With more than 2 seats the comparisons inside one game are counted as independent, which makes
-    the Wald intervals somewhat narrow there; ``bootstrap`` resamples whole games instead.
+    With more than 2 seats a bot holding several seats (``a`` against a field of ``b``) is compared
+    several times with the same bot in one game, and those comparisons go together (``a`` first beats
+    every ``b``): the information then counts each pair once per game it met in (conservative, not
+    the naive count, which would make the intervals too narrow); the Wilson intervals of the shares
+    likewise use the games met as their sample size. With 2 seats both counts are the same.
 
     With ``bootstrap > 0``: seeded percentile intervals over that many resamples of the games (with
     replacement; Efron). A clean sweep then gives zero-width intervals (every resample is the sweep).
@@ -298,6 +304,12 @@ def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[
             if who[s] != who[t] and ranks[s] == ranks[t]:
                 draws[who[s], who[t]] += 1
                 draws[who[t], who[s]] += 1
+    met_in = np.zeros((n, n))                # games in which each pair met
+    for who, _ in results:
+        present = sorted(set(who))
+        for i, j in itertools.combinations(present, 2):
+            met_in[i, j] += 1
+            met_in[j, i] += 1
     logits = fit_bradley_terry(total, prior)
     theta = logits * ELO_PER_LOGIT
     if bootstrap > 0 and len(stack):
@@ -313,7 +325,7 @@ def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[
     else:
         method = "wald"
         z = 1.959963984540054
-        cov = np.linalg.pinv(information(logits, total, prior)) * ELO_PER_LOGIT ** 2
+        cov = np.linalg.pinv(information(logits, total, prior, met_in)) * ELO_PER_LOGIT ** 2
         sd = np.sqrt(np.clip(np.diag(cov), 0.0, None))
         low, high = theta - z * sd, theta + z * sd
         var = np.diag(cov)[:, None] + np.diag(cov)[None, :] - 2 * cov
@@ -323,7 +335,7 @@ def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[
     met = total + total.T
     with np.errstate(invalid="ignore", divide="ignore"):
         score = np.where(met > 0, total / np.where(met > 0, met, 1.0), np.nan)
-    score_low, score_high = wilson(total, met)
+    score_low, score_high = wilson(np.nan_to_num(score) * met_in, met_in)
     return Ratings(list(bots), theta, low, high, total, draws, diff_low, diff_high, len(results), method,
                    score, score_low, score_high)
 
