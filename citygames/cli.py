@@ -660,7 +660,8 @@ def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, part_games
 @click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
 @click.option("--seed", type=int, default=0, show_default=True, help="same seed, same games, same file")
 @click.option("--out", type=click.Path(dir_okay=False), help="CSV file, one row per game, written as games finish")
-@click.option("--plot", type=click.Path(dir_okay=False), help="PNG plot of the ratings with their 95% intervals (and rating against budget when one search "
+@click.option("--plot", type=click.Path(dir_okay=False),
+              help="PNG plot of the ratings with their 95% intervals (and rating against budget when one search "
                    "bot is entered at several iterations= or seconds=)")
 @click.option("--summary", type=click.Path(dir_okay=False),
               help="CSV file of the ratings and head-to-head results, one row per pair (written at the end)")
@@ -769,9 +770,9 @@ def _print_tournament(game: Game, done, ratings, seed: int, per_group: int) -> N
     console.print(t)
     h = Table(title="Head to head: A against B",
               caption="W-D-L: A's wins, draws, losses against B (with more than two seats, every placing of A "
-                      "and B in a game counts); share: of those, A's (draws half), 95% Wilson interval over the games "
-                      "they met in; "
-                      "A - B: rating difference, 95% interval; A ahead?: yes when that interval excludes a tie")
+                      "and B in a game counts); share: of those, A's (draws half), 95% Wilson interval over "
+                      "the games they met in; A - B: rating difference, 95% interval; A ahead?: yes when that "
+                      "interval excludes a tie")
     for col in ("A", "B"):
         h.add_column(col, overflow="fold")
     for col in ("W-D-L", "share (95%)", "A - B (95%)", "A ahead?"):
