@@ -653,34 +653,48 @@ def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, part_games
 
 @main.command(context_settings=GAME_OPTIONS)
 @click.argument("game_id", metavar="GAME")
-@click.option("--bots", required=True, help="the entrants, comma-separated bot names (at least 2; a name "
-              "given twice plays itself, the second labelled NAME#2)")
+@click.option("--bots", required=True, help="the entrants, comma-separated bot specs (at least 2), e.g. "
+              "'random,greedy,ismcts:iterations=200' (a bot given twice plays itself, the second labelled NAME#2)")
 @click.option("--games", "n_games", type=click.IntRange(min=1), default=100, show_default=True,
               help="games per pair (per group with more seats): a multiple of the number of seats")
 @click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
 @click.option("--seed", type=int, default=0, show_default=True, help="same seed, same games, same file")
 @click.option("--out", type=click.Path(dir_okay=False), help="CSV file, one row per game, written as games finish")
-@click.option("--plot", type=click.Path(dir_okay=False), help="PNG plot of the ratings with their 95% intervals")
+@click.option("--plot", type=click.Path(dir_okay=False),
+              help="PNG plot of the ratings with their 95% intervals (and rating against budget when one search "
+                   "bot is entered at several iterations= or seconds=)")
+@click.option("--summary", type=click.Path(dir_okay=False),
+              help="CSV file of the ratings and head-to-head results, one row per pair (written at the end)")
 @click.option("--workers", type=click.IntRange(min=1), help="worker processes (default: all cores)")
-@click.option("--bootstrap", type=click.IntRange(min=0), default=500, show_default=True,
-              help="bootstrap resamples of the games for the rating intervals")
+@click.option("--bootstrap", type=click.IntRange(min=0), default=0, show_default=True,
+              help="0: Wald 95% intervals from the penalised likelihood; N > 0: instead, percentile "
+                   "intervals over N bootstrap resamples of the games (a clean sweep then gets a zero-width "
+                   "interval)")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.pass_context
-def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, workers, bootstrap, no_progress) -> None:
+def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, summary, workers, bootstrap,
+               no_progress) -> None:
     """Round-robin tournament between bots on GAME: ratings with 95% intervals and a head-to-head table.
 
     Every pair of bots plays --games games, seats rotated so that each bot plays every seat
     equally often; the rotations of a pair share their deals (game k of each starts from the same
-    seed). With more than two seats, every group of that many bots meets in each cyclic rotation
-    (with fewer bots than seats, each bot meets a field of copies of each other bot). Ratings are
-    Bradley-Terry maximum likelihood on the Elo scale (mean 0), from the pairwise results within
-    each game, with 95% bootstrap intervals over games (seeded).
+    seed), and each bot is seeded by its place in --bots, so a bot against a copy of itself plays
+    different games in the two seat orders. With more than two seats, every group of that many bots
+    meets in each cyclic rotation (with fewer bots than seats, each bot meets a field of copies of
+    each other bot). Ratings are Bradley-Terry maximum likelihood on the Elo scale (mean 0), from
+    the pairwise results within each game, with one virtual draw per pair; 95% Wald intervals from
+    that likelihood (or --bootstrap N). The head-to-head table gives each pair's share of wins with
+    a 95% Wilson interval and says which bot is ahead when the interval of the rating difference
+    excludes a tie. --plot adds a budget-vs-rating panel when one search bot is entered at several
+    budgets (ismcts:iterations=100,ismcts:iterations=400).
 
     Extra --name[=value] arguments are game options.
     """
+    from pathlib import Path
+
     from rich.console import Console
 
-    from citygames.sim.tournament import plot_ratings, rate, run_tournament, split_bot_list
+    from citygames.sim.tournament import plot_ratings, rate, run_tournament, split_bot_list, write_summary
     game = load_cli_game(game_id, players, ctx.args)
     specs = split_bot_list(bots)
     if len(specs) < 2:
@@ -698,6 +712,14 @@ def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, workers, b
         raise click.BadParameter(f"must end in .csv, got {out!r}", param_hint="--out")
     if plot is not None and not plot.lower().endswith(".png"):
         raise click.BadParameter(f"must end in .png, got {plot!r}", param_hint="--plot")
+    if summary is not None and not summary.lower().endswith(".csv"):
+        raise click.BadParameter(f"must end in .csv, got {summary!r}", param_hint="--summary")
+    paths = [(p, hint) for p, hint in ((out, "--out"), (plot, "--plot"), (summary, "--summary")) if p]
+    for path, hint in paths:      # before the games, not after a long run
+        if not Path(path).resolve().parent.is_dir():
+            raise click.BadParameter(f"no folder {str(Path(path).parent)!r} to write {path!r} in", param_hint=hint)
+    if len({str(Path(p).resolve()) for p, _ in paths}) < len(paths):
+        raise click.BadParameter("--out, --plot and --summary must be different files")
     try:
         done = run_tournament(game_id, game.options, specs, n_games, seed=seed,
                               workers=workers or os.cpu_count() or 1, out=out, progress=not no_progress,
@@ -707,22 +729,37 @@ def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, workers, b
     except RuntimeError as exc:   # a game failed, or a worker process died
         raise click.ClickException(str(exc)) from None
     ratings = rate(done.games, done.labels, bootstrap=bootstrap, seed=seed)
-    _print_tournament(game, done, ratings, seed)
+    _print_tournament(game, done, ratings, seed, n_games)
+    if plot:
+        try:
+            plot_ratings(ratings, plot, title=f"{game.info.name}: {len(done.games)} games ({n_games} per "
+                                             f"{'pair' if seats == 2 else 'group'}), seed {seed}", specs=done.specs)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {plot}: {exc}") from None
+    if summary:
+        try:
+            write_summary(ratings, summary)
+        except OSError as exc:
+            raise click.ClickException(f"cannot write {summary}: {exc}") from None
     if out:
         click.echo(f"Wrote {len(done.games)} games to {out}")
     if plot:
-        plot_ratings(ratings, plot, title=f"{game.info.name}: {len(done.games)} games, seed {seed}")
         click.echo(f"Wrote the plot to {plot}")
+    if summary:
+        click.echo(f"Wrote the ratings and head-to-head results to {summary}")
 
 
-def _print_tournament(game: Game, done, ratings, seed: int) -> None:
-    """The ratings table and the head-to-head table of a tournament."""
+def _print_tournament(game: Game, done, ratings, seed: int, per_group: int) -> None:
+    """The ratings table and the head-to-head table (one row per pair) of a tournament."""
     from rich.table import Table
     console = _console()
     labels = done.labels
-    t = Table(title=f"{game.info.name}: {len(done.games)} games, seed {seed} - Bradley-Terry ratings "
-                    f"(Elo points, mean 0, 95% bootstrap intervals)")
-    for col in ("bot", "rating", "95% interval", "games", "won", "seats held"):
+    how = "bootstrap" if ratings.method == "bootstrap" else "Wald"
+    t = Table(title=f"{game.info.name}: {len(done.games)} games ({per_group} per "
+                    f"{'pair' if game.num_players == 2 else 'group'}), seed {seed}",
+              caption=f"Bradley-Terry ratings in Elo points (mean 0; +400 = 10:1 odds), 95% {how} intervals; "
+                      f"won: games won outright; seats: games in seat 1 / 2 / ...")
+    for col in ("bot", "rating", "95% interval", "games", "won", "seats"):
         t.add_column(col, justify="left" if col == "bot" else "right")
     for i in ratings.order():
         played = sum(1 for who, _ in done.games if i in who)
@@ -731,21 +768,27 @@ def _print_tournament(game: Game, done, ratings, seed: int) -> None:
                   str(played), f"{won} ({won / played:.0%})" if played else "0",
                   " / ".join(str(c) for c in done.seat_counts[i]))
     console.print(t)
-    h = Table(title="Head to head: wins / draws / losses of the row bot against the column bot")
-    h.add_column("")
-    for j in range(len(labels)):
-        h.add_column(labels[j], justify="right")
-    for i in range(len(labels)):
-        cells = []
-        for j in range(len(labels)):
-            if i == j:
-                cells.append("-")
+    h = Table(title="Head to head: A against B",
+              caption="W-D-L: A's wins, draws, losses against B (with more than two seats, every placing of A "
+                      "and B in a game counts); share: of those, A's (draws half), 95% Wilson interval over "
+                      "the games they met in; A - B: rating difference, 95% interval; A ahead?: yes when that "
+                      "interval excludes a tie")
+    for col in ("A", "B"):
+        h.add_column(col, overflow="fold")
+    for col in ("W-D-L", "share (95%)", "A - B (95%)", "A ahead?"):
+        h.add_column(col, justify="right", no_wrap=True)
+    order = ratings.order()
+    for x, i in enumerate(order):
+        for j in order[x + 1:]:
+            if ratings.wins[i, j] + ratings.wins[j, i] == 0:
                 continue
             d = ratings.draws[i, j]
-            w = ratings.wins[i, j] - d / 2
-            lo = ratings.wins[j, i] - d / 2
-            cells.append(f"{w:.0f} / {d:.0f} / {lo:.0f}")
-        h.add_row(labels[i], *cells)
+            lo, hi = ratings.diff_low[i, j], ratings.diff_high[i, j]
+            h.add_row(labels[i], labels[j],
+                      f"{ratings.wins[i, j] - d / 2:.0f}-{d:.0f}-{ratings.wins[j, i] - d / 2:.0f}",
+                      f"{ratings.score[i, j]:.0%} ({100 * ratings.score_low[i, j]:.0f}-{ratings.score_high[i, j]:.0%})",
+                      f"{ratings.rating[i] - ratings.rating[j]:+.0f} ({lo:+.0f}..{hi:+.0f})",
+                      "yes" if lo > 0 else "B ahead" if hi < 0 else "undecided")
     console.print(h)
 
 

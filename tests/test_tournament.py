@@ -1,5 +1,6 @@
-"""The tournament: the schedule (seats rotated equally), the Bradley–Terry rating function on
-synthetic results, and the ``citygames tournament`` command on a fast game (7 Wonders Duel)."""
+"""The tournament: the schedule (seats rotated equally), the Bradley–Terry rating function and its
+intervals on synthetic results, seeding by entrant (no mirrored self-play), streaming, the budget
+curve, and the ``citygames tournament`` command on a fast game (7 Wonders Duel)."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from citygames.cli import main
-from citygames.sim.tournament import (entrant_labels, pairwise, rate, rotations, schedule,
-                                      split_bot_list)
+from citygames.sim.tournament import (budget_series, entrant_labels, pairwise, plot_ratings, rate,
+                                      rotations, run_tournament, schedule, split_bot_list, summary_rows,
+                                      wilson)
 
 
 def _synthetic(p_win: float, games: int, seed: int):
@@ -28,7 +30,7 @@ def _synthetic(p_win: float, games: int, seed: int):
 
 
 def test_stronger_bot_rates_higher_and_its_interval_excludes_a_tie():
-    r = rate(_synthetic(0.8, 200, 1), ["strong", "weak"], bootstrap=100, seed=3)
+    r = rate(_synthetic(0.8, 200, 1), ["strong", "weak"])
     assert r.rating[0] > r.rating[1]
     assert r.diff_low[0, 1] > 0                      # the interval of the difference excludes 0
     assert r.low[0] <= r.rating[0] <= r.high[0]
@@ -37,15 +39,15 @@ def test_stronger_bot_rates_higher_and_its_interval_excludes_a_tie():
 
 
 def test_equal_bots_intervals_overlap_and_contain_no_difference():
-    r = rate(_synthetic(0.5, 200, 2), ["a", "b"], bootstrap=200, seed=3)
+    r = rate(_synthetic(0.5, 200, 2), ["a", "b"])
     assert r.diff_low[0, 1] <= 0 <= r.diff_high[0, 1]
     assert r.low[0] <= r.high[1] and r.low[1] <= r.high[0]
 
 
 def test_rating_is_pure_and_seeded():
     games = _synthetic(0.6, 60, 5)
-    a = rate(games, ["a", "b"], bootstrap=50, seed=9)
-    b = rate(games, ["a", "b"], bootstrap=50, seed=9)
+    a = rate(games, ["a", "b"], bootstrap=10, seed=9)
+    b = rate(games, ["a", "b"], bootstrap=10, seed=9)
     assert np.array_equal(a.rating, b.rating) and np.array_equal(a.low, b.low)
 
 
@@ -80,7 +82,7 @@ def test_bot_list_and_labels():
 def _run(tmp_path, name, *extra):
     out, plot = tmp_path / f"{name}.csv", tmp_path / f"{name}.png"
     res = CliRunner().invoke(main, ["tournament", "seven_wonders_duel", "--bots", "random,greedy,random",
-                                    "--games", "6", "--seed", "4", "--workers", "1", "--bootstrap", "100",
+                                    "--games", "6", "--seed", "4", "--workers", "1",
                                     "--no-progress", "--out", str(out), "--plot", str(plot), *extra])
     assert res.exit_code == 0, res.output
     return res, out, plot
@@ -98,12 +100,115 @@ def test_command_writes_file_and_plot_rotates_seats_and_is_reproducible(tmp_path
     assert again.read_bytes() == out.read_bytes()
 
 
-def test_a_bot_against_itself_rates_within_its_intervals(tmp_path):
-    from citygames.sim.tournament import run_tournament
-    done = run_tournament("seven_wonders_duel", {}, ["random", "random"], 12, seed=2, workers=1)
-    r = rate(done.games, done.labels, bootstrap=200, seed=2)
-    assert r.low[0] <= r.rating[1] <= r.high[0] and r.low[1] <= r.rating[0] <= r.high[1]
-    assert r.diff_low[0, 1] <= 0 <= r.diff_high[0, 1]
+def _sweep(games: int):
+    """Entrant 0 wins every one of ``games`` two-player games, seats alternated."""
+    return [((0, 1), (1, 2)) if g % 2 == 0 else ((1, 0), (2, 1)) for g in range(games)]
+
+
+def test_a_sweep_has_an_interval_of_positive_width_that_excludes_a_tie_only_when_it_should():
+    ten = rate(_sweep(10), ["a", "b"])
+    assert ten.method == "wald"
+    assert (ten.high - ten.low > 50).all()             # not the bootstrap's zero width
+    assert ten.low[0] < ten.rating[0] < ten.high[0]
+    assert 0 < ten.diff_low[0, 1] < ten.rating[0] - ten.rating[1] < ten.diff_high[0, 1]
+    assert ten.score[0, 1] == 1.0 and 0.7 < ten.score_low[0, 1] < 0.75 and ten.score_high[0, 1] == pytest.approx(1)
+    three = rate(_sweep(3), ["a", "b"])                 # 3-0 is no evidence of a stronger bot
+    assert three.diff_low[0, 1] < 0 < three.diff_high[0, 1]
+    (row,) = summary_rows(ten)                         # the claim a 2-bot tournament states
+    assert (row["a"], row["b"], row["wins"], row["losses"], row["a_ahead"]) == ("a", "b", 10, 0, True)
+    assert row["share_low"] > 0.5 and row["diff_low"] > 0
+    assert summary_rows(three)[0]["a_ahead"] is False
+    boot = rate(_sweep(10), ["a", "b"], bootstrap=20)   # the bootstrap stays available
+    assert boot.method == "bootstrap" and boot.low[0] == boot.high[0]
+
+
+def test_wald_intervals_cover_a_three_bot_chain_and_are_symmetric_in_the_pair():
+    r = rate(_synthetic(0.7, 120, 4), ["a", "b"])
+    assert np.allclose(r.diff_low, -r.diff_high.T) and r.diff_low[0, 1] > 0
+    games = [((0, 1, 2), (1, 2, 3))] * 6 + [((1, 2, 0), (1, 2, 3))] * 6
+    chain = rate(games, ["a", "b", "c"])
+    assert chain.order() == [1, 0, 2] or chain.order() == [0, 1, 2]
+    assert np.isfinite(chain.low).all() and (chain.high > chain.low).all()
+    assert chain.rating.sum() == pytest.approx(0, abs=1e-6)
+
+
+def test_several_seats_of_one_bot_in_a_game_count_as_one_game_of_evidence():
+    # "a" against a field of three "b": 3 games won by "a" are 9 comparisons, but only 3 games
+    field = rate([((0, 1, 1, 1), (1, 2, 3, 4)), ((1, 0, 1, 1), (2, 1, 3, 4)), ((1, 1, 0, 1), (2, 3, 1, 4))],
+                 ["a", "b"])
+    assert field.wins[0, 1] == 9
+    assert field.diff_low[0, 1] < 0 < field.diff_high[0, 1]       # as for 3-0 in two-player games
+    assert field.score_low[0, 1] == pytest.approx(wilson(3, 3)[0])
+
+
+def test_wilson_interval():
+    low, high = wilson(10, 10)
+    assert low == pytest.approx(10 / (10 + 1.959963984540054 ** 2)) and high == pytest.approx(1)
+    low, high = wilson(5, 10)
+    assert low == pytest.approx(1 - high) and low < 0.5 < high
+    assert wilson(0, 0) == (0, 1)
+
+
+def test_self_play_is_not_mirrored_and_a_seed_gives_the_same_file(tmp_path):
+    a, b = tmp_path / "a.csv", tmp_path / "b.csv"
+    done = run_tournament("seven_wonders_duel", {}, ["random", "random"], 8, seed=2, workers=1, out=a)
+    first, second = done.results[:4], done.results[4:]      # the two seat orders of the same 4 deals
+    assert [r.seed for r in first] == [r.seed for r in second]
+    assert [r.bots for r in first] == [("random", "random#2")] * 4
+    # with seat-based bot seeds, every game of the second order replayed the first one
+    assert all((x.scores, x.actions) != (y.scores, y.actions) for x, y in zip(first, second))
+    run_tournament("seven_wonders_duel", {}, ["random", "random"], 8, seed=2, workers=2, out=b)
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_a_bot_against_itself_rates_within_its_intervals():
+    done = run_tournament("seven_wonders_duel", {}, ["random", "random"], 40, seed=2, workers=1)
+    r = rate(done.games, done.labels)
+    assert r.low[0] <= r.high[1] and r.low[1] <= r.high[0]      # the intervals overlap
+    assert r.diff_low[0, 1] <= 0 <= r.diff_high[0, 1]           # no difference claimed
+    assert r.score_low[0, 1] <= 0.5 <= r.score_high[0, 1]
+
+
+def test_rows_are_on_disk_as_games_finish(tmp_path):
+    out = tmp_path / "s.csv"
+    seen = []
+
+    def on_game(result):
+        rows = list(csv.DictReader(out.open()))        # read back while the tournament runs
+        seen.append((result.index, len(rows), rows[-1]["game"]))
+    run_tournament("seven_wonders_duel", {}, ["random", "greedy"], 4, seed=1, workers=1, out=out, on_game=on_game)
+    assert seen == [(k, k + 1, str(k)) for k in range(4)]
+
+
+def test_budget_series_groups_one_search_bot_by_budget():
+    specs = ["random", "ismcts:iterations=4", "ismcts:iterations=2", "ismcts:iterations=2,c=0.5", "greedy",
+             "mcts:seconds=0.5", "mcts:seconds=0.1", "mcts"]
+    series = {(s.label, s.budget): s.points for s in budget_series(specs)}
+    assert series == {("ismcts", "iterations"): ((2.0, 2), (4.0, 1)),
+                      ("mcts", "seconds"): ((0.1, 6), (0.5, 5))}
+    assert budget_series(["random", "ismcts:iterations=2", "ismcts:iterations=2,c=0.5"]) == []
+
+
+def _png_height(path) -> int:
+    data = path.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return int.from_bytes(data[20:24], "big")
+
+
+def test_the_plot_gets_a_budget_panel_with_several_budgets(tmp_path):
+    out, plot, summary = tmp_path / "b.csv", tmp_path / "b.png", tmp_path / "b-summary.csv"
+    res = CliRunner().invoke(main, ["tournament", "seven_wonders_duel", "--bots",
+                                    "ismcts:iterations=2,ismcts:iterations=4,random", "--games", "2",
+                                    "--seed", "1", "--workers", "1", "--no-progress", "--out", str(out),
+                                    "--plot", str(plot), "--summary", str(summary)])
+    assert res.exit_code == 0, res.output
+    assert f"Wrote 6 games to {out}" in res.output and f"Wrote the plot to {plot}" in res.output
+    pairs = list(csv.DictReader(summary.open()))
+    assert len(pairs) == 3 and all(float(p["wins"]) + float(p["draws"]) + float(p["losses"]) == 2 for p in pairs)
+    ratings = rate([((0, 1), (1, 2)), ((1, 2), (1, 2)), ((2, 0), (2, 1))], ["a", "b", "c"])
+    plain = tmp_path / "plain.png"
+    plot_ratings(ratings, plain, specs=["random", "greedy", "ismcts"])
+    assert _png_height(plot) > 1.5 * _png_height(plain)     # the second panel
 
 
 @pytest.mark.parametrize("args", [
@@ -115,6 +220,9 @@ def test_a_bot_against_itself_rates_within_its_intervals(tmp_path):
     ["--bots", "random,greedy", "--plot", "x.jpg"],
     ["--bots", "random,greedy", "--workers", "0"],
     ["--bots", "random,greedy", "--players", "5"],
+    ["--bots", "random,greedy", "--summary", "x.txt"],
+    ["--bots", "random,greedy", "--plot", "no/such/folder/x.png"],
+    ["--bots", "random,greedy", "--out", "x.csv", "--summary", "x.csv"],
 ])
 def test_bad_options_exit_2(args):
     res = CliRunner().invoke(main, ["tournament", "seven_wonders_duel", "--no-progress", *args])
@@ -124,7 +232,7 @@ def test_bad_options_exit_2(args):
 def test_more_seats_than_bots_seats_a_field(tmp_path):
     out = tmp_path / "c.csv"
     res = CliRunner().invoke(main, ["tournament", "the_capitals", "--players", "3", "--bots", "greedy,random",
-                                    "--games", "3", "--workers", "1", "--bootstrap", "20", "--no-progress",
+                                    "--games", "3", "--workers", "1", "--bootstrap", "10", "--no-progress",
                                     "--out", str(out)])
     assert res.exit_code == 0, res.output
     rows = list(csv.DictReader(out.open()))

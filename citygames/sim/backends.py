@@ -13,12 +13,13 @@ busy; ``2 x workers`` chunks are kept in flight.
 
 from __future__ import annotations
 
+import bisect
 import os
 import time
 from collections import deque
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Iterable, Iterator, Sequence
 
 from citygames.bots import BOTS
@@ -41,6 +42,12 @@ class RunSpec:
         table_meta: a results folder's meta (``results.open_results``): the worker then builds the
             chunk's Parquet tables itself (``Chunk.tables``) and drops the details from the results,
             so the parent only writes (its work would otherwise compete with the workers').
+        seatings: a tournament's seatings instead of one lineup (``bots``/``seed`` unused), each
+            ``(first index, games, bots per seat, deal seed, entrant index per seat)``, sorted by first
+            index and covering consecutive indices: game ``i`` of the run is game ``k = i - first`` of
+            the seating holding it (state seed ``deal seed + k``), its bots seeded by entrant
+            (``runner.entrant_seeds``), its result's ``index`` is ``i``. ``None`` (simulate): one lineup,
+            bots seeded by seat. Records cannot be saved with seatings.
     """
 
     game_id: str
@@ -50,6 +57,7 @@ class RunSpec:
     save_records: str | None = None
     details: bool = False
     table_meta: dict | None = None
+    seatings: tuple | None = None
 
 
 class Chunk(list):
@@ -59,6 +67,20 @@ class Chunk(list):
     tables: dict | None = None
 
 
+def _play(spec: RunSpec, index: int) -> GameResult:
+    """Game ``index`` of ``spec`` (``RunSpec.seatings`` says which lineup plays it)."""
+    if spec.seatings is None:
+        return run_one(spec.game_id, spec.options, spec.bots, index, spec.seed, spec.save_records, spec.details)
+    if spec.save_records is not None:
+        raise ValueError("records cannot be saved for a run with seatings")
+    at = bisect.bisect_right([s[0] for s in spec.seatings], index) - 1
+    if at < 0 or index >= spec.seatings[at][0] + spec.seatings[at][1]:
+        raise IndexError(f"game {index} is in no seating of the run")
+    first, _, bots, seed, entrants = spec.seatings[at]
+    return replace(run_one(spec.game_id, spec.options, bots, index - first, seed, None, spec.details,
+                           entrants), index=index)
+
+
 def run_chunk(spec: RunSpec, indices: Sequence[int]) -> tuple[Chunk, float]:
     """Play the games ``indices`` of ``spec``; return ``(results as a Chunk, seconds taken)``.
 
@@ -66,11 +88,8 @@ def run_chunk(spec: RunSpec, indices: Sequence[int]) -> tuple[Chunk, float]:
         RuntimeError: a game failed (``runner.run_one``).
     """
     t0 = time.perf_counter()
-    out = Chunk(run_one(spec.game_id, spec.options, spec.bots, i, spec.seed, spec.save_records, spec.details)
-                for i in indices)
+    out = Chunk(_play(spec, i) for i in indices)
     if spec.table_meta is not None:
-        from dataclasses import replace
-
         from .results import chunk_tables
         out.tables = chunk_tables(out, spec.table_meta)
         out[:] = [replace(r, breakdowns=(), facts=()) for r in out]

@@ -70,6 +70,21 @@ def bot_seeds(game_seed: int, num_players: int) -> list[int]:
     return [rng.next64() for _ in range(num_players)]
 
 
+def entrant_seeds(game_seed: int, entrants: Sequence[int]) -> list[int]:
+    """The seed of each seat's bot when the bots are *entrants* of a tournament (opt-in to ``run_one``):
+    seat ``s`` gets a seed that depends only on ``game_seed`` and ``entrants[s]`` (the entrant's index
+    in the tournament), not on the seat, so an entrant keeps its seed when the seats are rotated and
+    two copies of a bot never share one (``bot_seeds`` would give a rotated lineup the same seeds
+    seat by seat, and a self-play deal would replay mirrored). List of ints < 2**64.
+    """
+    out = []
+    for e in entrants:
+        rng = Rng(game_seed ^ 0xE47_5EED_0000_0000 ^ ((int(e) + 1) * 0x9E37_79B9_7F4A_7C15))
+        rng.next64()
+        out.append(rng.next64())
+    return out
+
+
 def play_game(game: Game, bots: Sequence, seed: int, on_action: Callable[[State], None] | None = None) -> State:
     """Play one game to the end with one bot per seat; return the final state.
 
@@ -134,11 +149,14 @@ def record_path(directory: str | Path, game_id: str, index: int) -> Path:
 
 
 def run_one(game_id: str, options: dict, bots: Sequence[str], index: int, seed: int,
-            save_records: str | Path | None = None, details: bool = False) -> GameResult:
+            save_records: str | Path | None = None, details: bool = False,
+            entrants: Sequence[int] | None = None) -> GameResult:
     """Play game ``index`` of a run (state seed ``seed + index``) and return its result.
 
     Writes the record to ``record_path(save_records, game_id, index)`` when ``save_records`` is set;
-    ``details`` adds score breakdowns and facts to the result (``result_of``).
+    ``details`` adds score breakdowns and facts to the result (``result_of``). The bots are seeded by
+    seat (``bot_seeds``), or, given ``entrants`` (a tournament entrant index per seat), by entrant
+    (``entrant_seeds``).
 
     Raises:
         citygames.core.GameOptionError: unknown game or bad options.
@@ -147,7 +165,10 @@ def run_one(game_id: str, options: dict, bots: Sequence[str], index: int, seed: 
     """
     game = load_game(game_id, **options)
     game_seed = seed + index
-    players = [make_bot(name, s) for name, s in zip(bots, bot_seeds(game_seed, len(bots)))]
+    seeds = bot_seeds(game_seed, len(bots)) if entrants is None else entrant_seeds(game_seed, entrants)
+    if len(seeds) != len(bots):
+        raise ValueError(f"{len(bots)} bots but {len(seeds)} entrants")
+    players = [make_bot(name, s) for name, s in zip(bots, seeds)]
     try:
         state = play_game(game, players, game_seed)
     except Exception as exc:

@@ -1,4 +1,4 @@
-"""Tournaments: a round-robin between bots, Bradley–Terry ratings with bootstrap intervals.
+"""Tournaments: a round-robin between bots, Bradley–Terry ratings with 95% intervals.
 
 ``citygames tournament GAME --bots a,b,c --games N`` plays every *group* of bots ``N`` games, the
 bots rotated over the seats so that each plays every seat equally often (``schedule``):
@@ -11,14 +11,17 @@ bots rotated over the seats so that each plays every seat equally often (``sched
 
 ``N`` must be a multiple of the number of rotations. The rotations of a group share their deals:
 game ``k`` of every rotation starts from the same state seed (a "duplicate" design, as in duplicate
-bridge), so the luck of the deal cancels between the seats.
+bridge), so the luck of the deal cancels between the seats. The bots are seeded per entrant, not per
+seat (``runner.entrant_seeds``), so a bot playing a copy of itself does not replay a deal mirrored.
 
 Games are played by the simulation machinery (``backends.LocalBackend`` running ``runner.run_one``),
 one run per seating, and streamed to a CSV file in game order. Ratings (``bradley_terry``) come from
 the pairwise results inside each game: for two seats held by different bots, the better rank wins
 and an equal rank is a draw (half a win each). Source: Bradley & Terry (1952); the fit is the
-maximum-likelihood one, on the Elo scale (400 / ln 10 points per logit), intervals by a seeded
-bootstrap over games (Efron percentile intervals).
+maximum-likelihood one with one virtual draw per pair (BayesElo's prior), on the Elo scale
+(400 / ln 10 points per logit). The 95% intervals are Wald intervals from the observed information of
+that penalised likelihood (``rate``), or, on request, a seeded bootstrap over games (Efron
+percentile intervals). The head-to-head share of wins of each pair gets a Wilson interval (``wilson``).
 """
 
 from __future__ import annotations
@@ -178,6 +181,47 @@ def fit_bradley_terry(w: np.ndarray, prior: float = 1.0) -> np.ndarray:
     return theta - theta.mean()
 
 
+def information(theta: np.ndarray, w: np.ndarray, prior: float = 1.0, counts: np.ndarray | None = None) -> np.ndarray:
+    """Observed Fisher information of the (penalised) Bradley–Terry log-likelihood at ``theta``.
+
+    ``H[i, i] = sum_j n_ij p_ij (1 - p_ij)``, ``H[i, j] = -n_ij p_ij (1 - p_ij)``, where ``n_ij`` counts
+    the comparisons of ``i`` and ``j`` plus the ``prior`` virtual draws (as in ``fit_bradley_terry``)
+    and ``p_ij = P(i beats j)``. It is the negative Hessian of the log-likelihood; its null space is
+    the common shift of every ``theta`` (for a connected comparison graph).
+
+    Args:
+        theta: ``(n,)`` log-strengths (logits). w: ``(n, n)`` wins (``pairwise``). prior: virtual draws.
+        counts: ``(n, n)`` comparisons per pair to count instead of ``w + w.T`` (``rate`` passes the
+            games in which the pair met, so that the correlated comparisons of one game count once).
+
+    Returns:
+        ``(n, n)`` float array (per logit squared).
+    """
+    w = np.asarray(w, dtype=float)
+    games = w + w.T if counts is None else np.asarray(counts, dtype=float)
+    games = games + np.where(games > 0, prior, 0.0)
+    np.fill_diagonal(games, 0.0)
+    p = 1.0 / (1.0 + np.exp(theta[None, :] - theta[:, None]))
+    c = games * p * (1.0 - p)
+    return np.diag(c.sum(axis=1)) - c
+
+
+def wilson(k, n, z: float = 1.959963984540054):
+    """Wilson score interval of a proportion ``k / n`` (Wilson 1927): ``(low, high)``.
+
+    ``k`` may be fractional (draws counted as half a win); arrays broadcast. With ``n == 0`` the
+    interval is ``(0, 1)``. ``z`` is the normal quantile (1.96 for 95%).
+    """
+    k = np.asarray(k, dtype=float)
+    n = np.asarray(n, dtype=float)
+    safe = np.where(n > 0, n, 1.0)
+    p = k / safe
+    den = 1.0 + z * z / safe
+    centre = (p + z * z / (2 * safe)) / den
+    half = z / den * np.sqrt(p * (1 - p) / safe + z * z / (4 * safe * safe))
+    return np.where(n > 0, centre - half, 0.0), np.where(n > 0, centre + half, 1.0)
+
+
 @dataclass
 class Ratings:
     """Bradley–Terry ratings of a tournament, in Elo points (mean 0).
@@ -185,11 +229,16 @@ class Ratings:
     Attributes:
         bots: entrant labels.
         rating: rating per entrant, Elo points (a 400-point gap = 10:1 odds).
-        low, high: 95% bootstrap interval per entrant (percentiles 2.5 and 97.5), Elo points.
+        low, high: 95% interval per entrant, Elo points (``method``).
         wins: ``(n, n)`` pairwise wins (draws as 1/2), ``pairwise``'s output.
         draws: ``(n, n)`` pairwise draws.
-        diff_low, diff_high: ``(n, n)`` 95% bootstrap interval of ``rating[i] - rating[j]``.
+        diff_low, diff_high: ``(n, n)`` 95% interval of ``rating[i] - rating[j]``.
         games: games rated.
+        method: how the intervals were made: ``"wald"`` (penalised likelihood) or ``"bootstrap"``.
+        score, score_low, score_high: ``(n, n)`` share of ``i``'s comparisons with ``j`` that ``i``
+            won (draws as 1/2; ``wins[i, j] / (wins[i, j] + wins[j, i])``, NaN when they never met)
+            and its 95% Wilson interval (sample size: the games in which they met): the direct
+            head-to-head claim "i beats j".
     """
 
     bots: list[str]
@@ -201,25 +250,48 @@ class Ratings:
     diff_low: np.ndarray
     diff_high: np.ndarray
     games: int = 0
+    method: str = "wald"
+    score: np.ndarray | None = None
+    score_low: np.ndarray | None = None
+    score_high: np.ndarray | None = None
 
     def order(self) -> list[int]:
         """Entrant indices, best rating first."""
         return sorted(range(len(self.bots)), key=lambda i: (-self.rating[i], i))
 
 
-def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[str], bootstrap: int = 500,
+def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[str], bootstrap: int = 0,
          seed: int = 0, prior: float = 1.0) -> Ratings:
     """Bradley–Terry ratings with 95% intervals (a pure function of its arguments).
+
+    Intervals (``bootstrap == 0``, the default): Wald intervals from the observed Fisher information
+    of the penalised likelihood (``information``; the ``prior`` virtual draws per pair keep it finite
+    and non-zero for a clean sweep). The covariance of the centred ratings is the pseudo-inverse of
+    the information (its null space is the common shift); ``rating[i] +- 1.96 sd``. Source: the
+    Bradley–Terry model as a logit model fitted by maximum likelihood, with the usual asymptotic
+    covariance ``I(theta)^-1`` (Agresti, *Categorical Data Analysis*, the Bradley–Terry section;
+    Hunter 2004, "MM algorithms for generalized Bradley–Terry models"); the virtual draws are
+    BayesElo's prior (Coulom). The prior pulls a sweep towards a tie, so near a sweep the intervals
+    are conservative (a 9-0 or 10-0 result excludes a tie, 8-0 does not), never of zero width.
+    With more than 2 seats a bot holding several seats (``a`` against a field of ``b``) is compared
+    several times with the same bot in one game, and those comparisons go together (``a`` first beats
+    every ``b``): the information then counts each pair once per game it met in (conservative, not
+    the naive count, which would make the intervals too narrow); the Wilson intervals of the shares
+    likewise use the games met as their sample size. With 2 seats both counts are the same.
+
+    With ``bootstrap > 0``: seeded percentile intervals over that many resamples of the games (with
+    replacement; Efron). A clean sweep then gives zero-width intervals (every resample is the sweep).
 
     Args:
         results: per game, ``(entrant index per seat, rank per seat)`` (``pairwise``).
         bots: entrant labels (``n``).
-        bootstrap: resamples of the games (with replacement) for the intervals; 0 gives point intervals.
+        bootstrap: resamples of the games for the intervals; 0 for the Wald intervals.
         seed: seed of the bootstrap (``numpy.random.default_rng``).
         prior: virtual draws per pair (``fit_bradley_terry``).
 
     Returns:
-        ``Ratings``.
+        ``Ratings``; its ``score``/``score_low``/``score_high`` hold each pair's head-to-head share of
+        wins with a Wilson interval.
     """
     n = len(bots)
     results = [(tuple(a), tuple(b)) for a, b in results]
@@ -232,8 +304,16 @@ def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[
             if who[s] != who[t] and ranks[s] == ranks[t]:
                 draws[who[s], who[t]] += 1
                 draws[who[t], who[s]] += 1
-    theta = fit_bradley_terry(total, prior) * ELO_PER_LOGIT
+    met_in = np.zeros((n, n))                # games in which each pair met
+    for who, _ in results:
+        present = sorted(set(who))
+        for i, j in itertools.combinations(present, 2):
+            met_in[i, j] += 1
+            met_in[j, i] += 1
+    logits = fit_bradley_terry(total, prior)
+    theta = logits * ELO_PER_LOGIT
     if bootstrap > 0 and len(stack):
+        method = "bootstrap"
         rng = np.random.default_rng(seed)
         samples = np.empty((bootstrap, n))
         for b in range(bootstrap):
@@ -243,9 +323,64 @@ def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[
         diffs = samples[:, :, None] - samples[:, None, :]
         diff_low, diff_high = np.percentile(diffs, [2.5, 97.5], axis=0)
     else:
-        low = high = theta.copy()
-        diff_low = diff_high = theta[:, None] - theta[None, :]
-    return Ratings(list(bots), theta, low, high, total, draws, diff_low, diff_high, len(results))
+        method = "wald"
+        z = 1.959963984540054
+        cov = np.linalg.pinv(information(logits, total, prior, met_in)) * ELO_PER_LOGIT ** 2
+        sd = np.sqrt(np.clip(np.diag(cov), 0.0, None))
+        low, high = theta - z * sd, theta + z * sd
+        var = np.diag(cov)[:, None] + np.diag(cov)[None, :] - 2 * cov
+        dsd = np.sqrt(np.clip(var, 0.0, None))
+        d = theta[:, None] - theta[None, :]
+        diff_low, diff_high = d - z * dsd, d + z * dsd
+    met = total + total.T
+    with np.errstate(invalid="ignore", divide="ignore"):
+        score = np.where(met > 0, total / np.where(met > 0, met, 1.0), np.nan)
+    score_low, score_high = wilson(np.nan_to_num(score) * met_in, met_in)
+    return Ratings(list(bots), theta, low, high, total, draws, diff_low, diff_high, len(results), method,
+                   score, score_low, score_high)
+
+
+SUMMARY_COLUMNS = ["a", "b", "a_rating", "a_low", "a_high", "b_rating", "b_low", "b_high", "wins", "draws",
+                   "losses", "share", "share_low", "share_high", "diff", "diff_low", "diff_high", "a_ahead"]
+
+
+def summary_rows(ratings: Ratings) -> list[dict]:
+    """One row per pair that met, the better-rated bot as ``a`` (pairs in rating order): both ratings
+    with their 95% intervals (Elo points), ``a``'s wins, draws and losses against ``b`` (pairwise
+    comparisons), ``a``'s share of them (draws half) with its Wilson 95% interval, the rating
+    difference ``a - b`` with its 95% interval, and ``a_ahead`` (that interval excludes a tie).
+    Columns ``SUMMARY_COLUMNS``; numbers rounded (ratings to 0.1 point, shares to 0.0001)."""
+    rows = []
+    order = ratings.order()
+    for x, i in enumerate(order):
+        for j in order[x + 1:]:
+            if ratings.wins[i, j] + ratings.wins[j, i] == 0:
+                continue
+            d = ratings.draws[i, j]
+            pts = lambda v: round(float(v), 1)      # noqa: E731
+            share = lambda v: round(float(v), 4)    # noqa: E731
+            rows.append(dict(
+                a=ratings.bots[i], b=ratings.bots[j],
+                a_rating=pts(ratings.rating[i]), a_low=pts(ratings.low[i]), a_high=pts(ratings.high[i]),
+                b_rating=pts(ratings.rating[j]), b_low=pts(ratings.low[j]), b_high=pts(ratings.high[j]),
+                wins=float(ratings.wins[i, j] - d / 2), draws=float(d), losses=float(ratings.wins[j, i] - d / 2),
+                share=share(ratings.score[i, j]), share_low=share(ratings.score_low[i, j]),
+                share_high=share(ratings.score_high[i, j]), diff=pts(ratings.rating[i] - ratings.rating[j]),
+                diff_low=pts(ratings.diff_low[i, j]), diff_high=pts(ratings.diff_high[i, j]),
+                a_ahead=bool(ratings.diff_low[i, j] > 0)))
+    return rows
+
+
+def write_summary(ratings: Ratings, path: str | Path) -> None:
+    """Write ``summary_rows`` to the CSV file ``path`` (header ``SUMMARY_COLUMNS``).
+
+    Raises:
+        OSError: the file cannot be written.
+    """
+    with open(path, "w", newline="") as fh:
+        w = csv.DictWriter(fh, SUMMARY_COLUMNS)
+        w.writeheader()
+        w.writerows(summary_rows(ratings))
 
 
 # --- running -----------------------------------------------------------------------------------
@@ -283,9 +418,15 @@ def run_tournament(game_id: str, options: dict, specs: Sequence[str], games: int
         game_id, options: the game (``options`` resolved, ``num_players`` included).
         specs: a bot spec per entrant, passed to ``make_bot`` (repeats allowed: ``entrant_labels``).
         games: games per group, a multiple of the number of seats.
-        seed: reproducibility: the same seed gives the same file, whatever ``workers`` is.
+        seed: reproducibility: the same seed gives the same file, whatever ``workers`` is. Game ``k``
+            of a seating starts from state seed ``deal_seed + k`` (``schedule``) and each bot is
+            seeded from that and its entrant index (``runner.entrant_seeds``), not its seat: so two
+            copies of a bot differ, and a deal replayed with the seats rotated is a different game
+            (with seat-based seeds, ``a`` against ``a#2`` would replay each deal mirrored).
         workers: worker processes (``backends.LocalBackend``).
-        out: CSV path (rows written in game order as games finish), or ``None``.
+        out: CSV path, or ``None``: each game's row is written and flushed as soon as it and every
+            game before it finished (rows in game order).
+        on_game: called with each ``GameResult`` right after its row was written.
         progress: show a rich progress bar on ``console``.
 
     Raises:
@@ -311,52 +452,143 @@ def run_tournament(game_id: str, options: dict, specs: Sequence[str], games: int
         writer = csv.writer(fh) if fh else None
         if writer:
             writer.writerow(csv_header(seats))
-        backend = LocalBackend(max(1, min(workers, max(p.games for p in plan))))
+        # one run over the whole tournament: every seating in the same worker pool
+        seatings = tuple((p.first_index, p.games, tuple(specs[i] for i in p.lineup), p.deal_seed, tuple(p.lineup))
+                         for p in plan)
+        spec = RunSpec(game_id, dict(options), (), seed, seatings=seatings)
+        owner = [p for p in plan for _ in range(p.games)]     # the seating of each game index
+        backend = LocalBackend(max(1, min(workers, total)))
         with progress_bar(f"{game_id} tournament", total, progress, console) as advance:
-            for p in plan:
-                spec = RunSpec(game_id, dict(options), tuple(specs[i] for i in p.lineup), p.deal_seed)
-                pending: dict[int, GameResult] = {}
-                nxt = 0
-                for part in backend.run(spec, [range(p.games)]):
-                    for r in part:
-                        pending[r.index] = r
-                    while nxt in pending:      # rows in game order, whatever order chunks finish in
-                        r = pending.pop(nxt)
-                        nxt += 1
-                        r = replace(r, index=p.first_index + r.index, bots=tuple(labels[i] for i in p.lineup))
-                        done.results.append(r)
-                        done.games.append((p.lineup, r.ranks))
-                        for seat, e in enumerate(p.lineup):
-                            done.seat_counts[e, seat] += 1
-                        if writer:
-                            writer.writerow([r.index, r.seed, *r.bots, *r.scores, *r.ranks, r.winner,
-                                             r.bots[r.winner] if r.winner >= 0 else ""])
-                        if on_game:
-                            on_game(r)
-                    if fh:
-                        fh.flush()
-                    advance(len(part))
+            pending: dict[int, GameResult] = {}
+            nxt = 0
+            for part in backend.run(spec, [range(total)]):
+                for r in part:
+                    pending[r.index] = r
+                while nxt in pending:          # rows in game order, whatever order chunks finish in
+                    p = owner[nxt]
+                    r = replace(pending.pop(nxt), bots=tuple(labels[i] for i in p.lineup))
+                    nxt += 1
+                    done.results.append(r)
+                    done.games.append((p.lineup, r.ranks))
+                    for seat, e in enumerate(p.lineup):
+                        done.seat_counts[e, seat] += 1
+                    if writer:
+                        writer.writerow([r.index, r.seed, *r.bots, *r.scores, *r.ranks, r.winner,
+                                         r.bots[r.winner] if r.winner >= 0 else ""])
+                        fh.flush()                 # on disk as soon as it is in order
+                    if on_game:
+                        on_game(r)
+                advance(len(part))
     finally:
         if fh:
             fh.close()
     return done
 
 
-def plot_ratings(ratings: Ratings, path: str | Path, title: str = "") -> None:
-    """A PNG of the ratings (points) with their 95% intervals (bars), best at the top."""
+#: bots whose strength is set by a search budget, and the parameters that are budgets
+SEARCH_BOTS = ("mcts", "ismcts")
+BUDGETS = ("iterations", "seconds")
+
+
+@dataclass(frozen=True)
+class BudgetSeries:
+    """Entrants that are one search bot differing only in budget: a line of the budget curve.
+
+    Attributes:
+        label: the bot and its other parameters (``"ismcts"``, ``"ismcts:c=0.7"``).
+        budget: the parameter varied, ``"iterations"`` or ``"seconds"``.
+        points: ``(budget value, entrant index)``, budget increasing.
+    """
+
+    label: str
+    budget: str
+    points: tuple
+
+
+def budget_series(specs: Sequence[str]) -> list[BudgetSeries]:
+    """The budget curves of a tournament: entrants ``mcts``/``ismcts`` grouped by kind and every
+    parameter but the budget (``iterations``, or ``seconds`` when only that is given; a spec with
+    neither has the default 1000 iterations). Only groups with at least two different budgets count.
+
+    Raises:
+        ValueError: a bad spec (``parse_bot_spec``).
+    """
+    from citygames.bots import parse_bot_spec
+    lines: dict = {}
+    for e, spec in enumerate(specs):
+        kind, params = parse_bot_spec(spec)
+        if kind not in SEARCH_BOTS:
+            continue
+        params = dict(params)
+        if params.get("iterations") is None and params.get("seconds") is not None:
+            budget, value = "seconds", float(params.pop("seconds"))
+        else:
+            budget, value = "iterations", float(params.pop("iterations", None) or 1000)
+        other = ",".join(f"{k}={v}" for k, v in sorted(params.items()))
+        key = (kind + (":" + other if other else ""), budget)
+        lines.setdefault(key, []).append((value, e))
+    out = []
+    for (label, budget), pts in lines.items():
+        if len({v for v, _ in pts}) >= 2:
+            out.append(BudgetSeries(label, budget, tuple(sorted(pts))))
+    return out
+
+
+def plot_ratings(ratings: Ratings, path: str | Path, title: str = "", specs: Sequence[str] | None = None) -> None:
+    """A PNG of the ratings (points) with their 95% intervals (bars), best at the top.
+
+    Given the entrants' ``specs`` and when some are one search bot at several budgets
+    (``budget_series``), a second panel plots rating (with its interval) against budget on a log
+    axis, a line per series, with the ``random`` and ``greedy`` entrants as horizontal references.
+    """
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    series = budget_series(specs) if specs is not None else []
     order = ratings.order()[::-1]
     y = np.arange(len(order))
     r = ratings.rating[order]
-    fig, ax = plt.subplots(figsize=(6.4, 1.2 + 0.45 * len(order)))
+    how = "bootstrap" if ratings.method == "bootstrap" else "Wald"
+    height = 1.2 + 0.45 * len(order)
+    if series:
+        fig, (ax, bx) = plt.subplots(2, 1, figsize=(7.2, height + 4.2),
+                                     gridspec_kw={"height_ratios": [height, 4.2]})
+    else:
+        fig, ax = plt.subplots(figsize=(7.2, height))
     ax.errorbar(r, y, xerr=[r - ratings.low[order], ratings.high[order] - r], fmt="o", capsize=4)
     ax.axvline(0.0, color="grey", lw=0.8, ls=":")
     ax.set_yticks(y, [ratings.bots[i] for i in order])
-    ax.set_xlabel("Bradley–Terry rating (Elo points, mean 0), 95% bootstrap interval")
+    ax.set_xlabel(f"Bradley–Terry rating (Elo points, mean 0), 95% {how} interval")
     if title:
         ax.set_title(title, fontsize=10)
+    if series:
+        units = {"iterations": "iterations per move", "seconds": "seconds per move"}
+        mixed = len({line.budget for line in series}) > 1
+        for k, line in enumerate(series):
+            # a small sideways shift per line, so that lines at the same budgets do not hide each other
+            xs = np.array([v for v, _ in line.points]) * 1.04 ** (k - (len(series) - 1) / 2)
+            es = [e for _, e in line.points]
+            ys = ratings.rating[es]
+            bx.errorbar(xs, ys, yerr=[ys - ratings.low[es], ratings.high[es] - ys], fmt="o-", capsize=4,
+                        label=f"{line.label} ({units[line.budget]})" if mixed else line.label)
+        for e, name in enumerate(ratings.bots):
+            kind = (specs[e] if specs is not None else name).strip()
+            if kind in ("random", "greedy"):
+                bx.axhline(ratings.rating[e], color="grey" if kind == "random" else "black", lw=1,
+                           ls=":" if kind == "random" else "--", label=name)
+        from matplotlib.ticker import NullFormatter, ScalarFormatter
+        ticks = sorted({v for line in series for v, _ in line.points})
+        bx.set_xscale("log")
+        bx.set_xlim(ticks[0] / 1.4, ticks[-1] * 1.4)
+        bx.set_xticks(ticks)
+        bx.xaxis.set_major_formatter(ScalarFormatter())
+        bx.xaxis.set_minor_formatter(NullFormatter())
+        budgets = sorted({line.budget for line in series})
+        bx.set_xlabel("search budget (" + " / ".join(units[b] for b in budgets) + ", log scale)")
+        bx.set_ylabel("rating (Elo points)")
+        bx.set_title("Rating against search budget (95% intervals)", fontsize=10)
+        bx.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=3, frameon=False)
+        bx.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, bbox_inches="tight")
     plt.close(fig)
