@@ -255,7 +255,8 @@ def _print_outcome(console, state: State, who: dict[int, str]) -> None:
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="citygames")
 def main() -> None:
-    """citygames: city-building board games (play, simulate, report, replay, bench, rules, playthrough, serve)."""
+    """citygames: city-building board games (play, simulate, tournament, report, replay, bench, rules, bots,
+    playthrough, serve)."""
 
 
 @main.command("games")
@@ -267,6 +268,26 @@ def games_cmd() -> None:
             click.echo(f"{game_id}: {info.name} ({info.min_players}-{info.max_players} players)")
         except click.UsageError:
             click.echo(f"{game_id}: (not available)")
+
+
+@main.command("bots")
+@click.argument("game_id", metavar="[GAME]", required=False)
+def bots_cmd(game_id) -> None:
+    """List the bots: what each does and its parameters; with GAME, the budgets of the difficulty
+    levels on that game too."""
+    from citygames.bots import BOT_ABOUT, BOT_PARAMS, BOTS, LEVEL_NAMES
+    from citygames.bots.levels import level_spec
+    if game_id is not None and game_id not in registered_games():
+        raise click.BadParameter(f"unknown game {game_id!r}; games: {', '.join(registered_games())}",
+                                 param_hint="GAME")
+    for name in list(LEVEL_NAMES) + sorted(b for b in BOTS if b not in LEVEL_NAMES):
+        line = f"{name:8} {BOT_ABOUT.get(name, '')}"
+        params = BOT_PARAMS.get(name)
+        if params:
+            line += f" (parameters: {', '.join(params)})"
+        if name in LEVEL_NAMES and game_id is not None:
+            line += f"; on {game_id}: {level_spec(name, game_id)}"
+        click.echo(line)
 
 
 @main.command(context_settings=GAME_OPTIONS)

@@ -7,8 +7,8 @@ same moves for the same seed on any machine, capped by a wall-clock budget (``se
 still answers in time on a slow or busy machine (the search stops at the first budget reached).
 The budgets are per game (``LEVELS``): the games differ in how long one iteration takes (The
 Capitals' rollouts are the longest), and each level is tuned to the same feel on every game: ``easy``
-answers at once and plays loosely, ``medium`` in about a quarter of a second, ``hard`` within 2 s
-(about 1 s on this project's 2-core reference machine), ``expert`` takes a few seconds. The
+answers at once and plays loosely, ``medium`` in about a tenth of a second, ``hard`` within 1.5 s
+(about half a second on this project's 2-core reference machine), ``expert`` takes a few seconds. The
 measured strength of every level (against greedy, in ratings) is the README's "Bots" table.
 """
 
@@ -22,20 +22,28 @@ from .mcts import ISMCTSBot
 #: the levels in increasing strength
 LEVEL_NAMES = ("easy", "medium", "hard", "expert")
 
-#: level -> game id (``"*"``: every other game) -> the ``ISMCTSBot`` parameters of that level
+#: the evaluation cut-off depth per game (``max_depth``: actions searched before the game's
+#: evaluation scores the position), chosen by short trials against greedy (closing note of issue 12):
+#: 10 where a move's worth shows within a few turns of both players (7 Wonders Duel, Between Two
+#: Cities' simultaneous drafts), 4 where many small steps make one turn (The Capitals, Quadropolis).
+DEPTH = {"seven_wonders_duel": 10, "between_two_cities": 10, "the_capitals": 4, "quadropolis": 4}
+
+#: level -> game id (``"*"``: every other game) -> the ``ISMCTSBot`` parameters of that level;
+#: ``max_depth`` comes from ``DEPTH`` (default 6). Between Two Cities' iterations are the slowest
+#: (a simultaneous step searches every seat), so its budgets are half the others'.
 LEVELS: dict[str, dict[str, dict]] = {
-    "easy": {"*": dict(iterations=40, max_depth=10, seconds=0.5)},
-    "medium": {"*": dict(iterations=250, max_depth=10, seconds=1.0)},
-    "hard": {"*": dict(iterations=1000, max_depth=10, seconds=1.5)},
-    "expert": {"*": dict(iterations=5000, max_depth=10, seconds=6.0)},
+    "easy": {"*": dict(iterations=50, seconds=0.5)},
+    "medium": {"*": dict(iterations=500, seconds=1.0), "between_two_cities": dict(iterations=250, seconds=1.0)},
+    "hard": {"*": dict(iterations=3000, seconds=1.5), "between_two_cities": dict(iterations=1500, seconds=1.5)},
+    "expert": {"*": dict(iterations=12000, seconds=6.0), "between_two_cities": dict(iterations=6000, seconds=6.0)},
 }
 
 #: one line per level for the lobby (``GET /api/bots/info``) and ``citygames bots``
 ABOUT = {
-    "easy": "searches a few dozen futures: quick and beatable",
-    "medium": "searches a few hundred futures (about a quarter of a second a move)",
-    "hard": "searches about a thousand futures (at most 1.5 s a move)",
-    "expert": "searches several thousand futures (up to 6 s a move)",
+    "easy": "searches 50 futures a move: quick and beatable",
+    "medium": "searches a few hundred futures a move (about a tenth of a second)",
+    "hard": "searches thousands of futures a move (about half a second, at most 1.5 s)",
+    "expert": "searches over ten thousand futures a move (a few seconds, at most 6 s)",
 }
 
 
@@ -48,7 +56,9 @@ def level_params(level: str, game_id: str) -> dict:
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}")
     table = LEVELS[level]
-    return dict(table.get(game_id, table["*"]))
+    params = dict(table.get(game_id, table["*"]))
+    params["max_depth"] = DEPTH.get(game_id, 6)
+    return params
 
 
 def level_spec(level: str, game_id: str) -> str:

@@ -16,7 +16,7 @@ One search iteration (both bots):
    visit count, which is plain UCT.
 3. **Expand** one untried legal action (uniformly at random), then **roll out** to the end with
    the rollout policy, or stop after ``max_depth`` actions from the root and score the state with
-   the game's evaluation (``_cutoff_values``: the evaluation's leader is the likely winner).
+   the game's evaluation (``_cutoff_values``: a softmax of the seats' evaluations).
 4. **Back up** each seat's utility (``state.returns()``: 1 to the winner, 0 otherwise) into the
    statistics of the actions that seat chose.
 
@@ -63,6 +63,10 @@ from citygames.core import Action, State
 from .base import Bot
 
 ROLLOUTS = ("random", "greedy")
+#: how much a cut-off trusts the evaluation (0: not at all, 1: as a finished game)
+CUTOFF_CONFIDENCE = 0.5
+#: default temperature of the cut-off's softmax, in the evaluations' units (about victory points)
+CUTOFF_TEMPERATURE = 5.0
 
 
 class _Stats:
@@ -90,6 +94,8 @@ class MCTSBot(Bot):
             ``evaluate`` likes best for the mover, one step deep: much slower per iteration).
         max_depth: cut the simulation after this many actions from the root and score the state
             with ``_cutoff_values``; ``None`` or ``0``: play to the end.
+        temperature: the cut-off's softmax temperature in evaluation units (about victory points;
+            default ``CUTOFF_TEMPERATURE`` = 5); 0: only the order of the evaluations counts.
         workers: root parallelism: independent trees searched in this many processes, each with
             the whole budget (module docstring); default 1 (one tree, in this process).
 
@@ -102,7 +108,8 @@ class MCTSBot(Bot):
     per_iteration_determinization = False
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
-                 c: float = 1.4, rollout: str = "random", max_depth: int | None = None, workers: int = 1):
+                 c: float = 1.4, rollout: str = "random", max_depth: int | None = None,
+                 temperature: float = CUTOFF_TEMPERATURE, workers: int = 1):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = 1000
@@ -118,6 +125,8 @@ class MCTSBot(Bot):
             raise ValueError(f"{self.name}: rollout must be one of {', '.join(ROLLOUTS)}, got {rollout!r}")
         if max_depth is not None and int(max_depth) < 0:
             raise ValueError(f"{self.name}: max_depth must be >= 0, got {max_depth}")
+        if float(temperature) < 0:
+            raise ValueError(f"{self.name}: temperature must be >= 0, got {temperature}")
         if int(workers) < 1:
             raise ValueError(f"{self.name}: workers must be >= 1, got {workers}")
         self.iterations = int(iterations) if iterations else None
@@ -125,6 +134,7 @@ class MCTSBot(Bot):
         self.c = float(c)
         self.rollout = rollout
         self.max_depth = int(max_depth) if max_depth else None
+        self.temperature = float(temperature)
         self.workers = int(workers)
         #: iterations run by the last ``step`` (for speed reports)
         self.last_iterations = 0
@@ -165,7 +175,7 @@ class MCTSBot(Bot):
         """The summed root statistics ``{action id: (visits, utility)}`` of ``workers`` independent
         trees (module docstring: "Root parallelism"); sets ``last_iterations`` to their total."""
         params = dict(iterations=self.iterations, seconds=self.seconds, c=self.c, rollout=self.rollout,
-                      max_depth=self.max_depth)
+                      max_depth=self.max_depth, temperature=self.temperature)
         jobs = [(type(self), self.rng.next64(), params, state, player) for _ in range(self.workers)]
         pool = _pool(self.workers)
         results = list(pool.map(_tree_root, jobs)) if pool is not None else [_tree_root(j) for j in jobs]
@@ -263,7 +273,7 @@ class MCTSBot(Bot):
             if not movers:
                 return list(det.returns())
             if max_depth is not None and depth >= max_depth:
-                return _cutoff_values(det)
+                return _cutoff_values(det, self.temperature)
             for seat in movers:
                 legal = det.legal_actions(seat)
                 if greedy and len(legal) > 1:
@@ -313,19 +323,18 @@ def _close_pools() -> None:
     _POOLS.clear()
 
 
-#: how much a cut-off trusts the evaluation's leader (0: not at all, 1: as a finished game)
-CUTOFF_CONFIDENCE = 0.5
-
-
-def _cutoff_values(state: State) -> list[float]:
+def _cutoff_values(state: State, temperature: float = CUTOFF_TEMPERATURE) -> list[float]:
     """Per-seat utilities of a state cut off by ``max_depth`` (at the end of the game:
-    ``returns()``).
+    ``returns()``), summing to 1 like a finished game's.
 
-    The seat(s) the game's ``evaluate`` rates highest are the predicted winners: the utilities are
-    ``CUTOFF_CONFIDENCE`` times "the predicted winners share 1" plus the rest times the uniform
-    ``1/n``. Only the order of the evaluations is used (each game's evaluation has its own scale),
-    and a predicted win is worth less than a real one, so the search still prefers a move that
-    wins at once (with 2 players: 0.75 for the leader, 1.0 for a win).
+    The game's ``evaluate`` (about victory points: each game's greedy heuristic) of every seat goes
+    through a softmax with ``temperature``: ``share_p = exp(e_p / T) / sum_q exp(e_q / T)``, so a
+    seat 5 points ahead (at ``T = 5``) of a single rival gets about 73% of the predicted win. The
+    utilities are ``CUTOFF_CONFIDENCE`` times those shares plus the rest spread evenly (``1/n``),
+    so a predicted win is worth less than a real one and the search still prefers a move that wins
+    at once. ``temperature = 0`` uses the order only: the evaluation's leaders share the predicted
+    win (measured weaker: on The Capitals, 2 players, 300 iterations at depth 4 won 0 of 10 games
+    against greedy, against 9 of 10 with ``T = 4``; the margins matter, not only who leads).
 
     Raises:
         NotImplementedError: the game has no ``evaluate``.
@@ -336,10 +345,13 @@ def _cutoff_values(state: State) -> list[float]:
     n = game.num_players
     evals = [game.evaluate(state, p) for p in range(n)]
     top = max(evals)
-    best = [p for p in range(n) if evals[p] >= top - 1e-9]
     base = (1.0 - CUTOFF_CONFIDENCE) / n
-    share = CUTOFF_CONFIDENCE / len(best)
-    return [base + (share if p in best else 0.0) for p in range(n)]
+    if temperature > 0:
+        weights = [math.exp((e - top) / temperature) for e in evals]
+    else:
+        weights = [1.0 if e >= top - 1e-9 else 0.0 for e in evals]
+    total = sum(weights)
+    return [base + CUTOFF_CONFIDENCE * w / total for w in weights]
 
 
 class ISMCTSBot(MCTSBot):
@@ -359,6 +371,7 @@ class ISMCTSBot(MCTSBot):
 
 
 #: the parameters a spec may give (``make_bot("ismcts:iterations=200,c=1.4")``) and their types
-PARAMS = {"iterations": int, "seconds": float, "c": float, "rollout": str, "max_depth": int, "workers": int}
+PARAMS = {"iterations": int, "seconds": float, "c": float, "rollout": str, "max_depth": int, "temperature": float,
+          "workers": int}
 
 __all__ = ["MCTSBot", "ISMCTSBot", "PARAMS", "ROLLOUTS"]
