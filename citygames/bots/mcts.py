@@ -39,6 +39,10 @@ ascending order. Under ``ISMCTSBot`` a seat never sees the others' pending choic
 so each seat's choice is hidden from the others as in the paper; other seats' choices already
 made in the real game are hidden parts of the state that ``resample`` redraws.
 
+**Search states** are log-less (``State.search_clone`` / ``drop_log``): the determinization and every
+copy the search makes of it keep no event log, which the rules never read; the random stream, and
+so the moves for a given seed, are those of plain clones.
+
 Budgets: ``iterations`` (reproducible: same seed, same iterations, same moves) and/or ``seconds``
 (wall clock, not reproducible); the search stops at the first budget reached.
 """
@@ -145,9 +149,12 @@ class MCTSBot(Bot):
 
     # --- search -----------------------------------------------------------------------
     def _determinize(self, state: State, player: int) -> State:
+        """A log-less state the search owns: ``resample(player, rng)`` made log-less with
+        ``drop_log()`` (a game with hidden information), else ``search_clone()``. Its simulations
+        then neither build nor copy events (the rules never read the log)."""
         if state.game.info.hidden_information:
-            return state.resample(player, self.rng)
-        return state.clone()
+            return state.resample(player, self.rng).drop_log()
+        return state.search_clone()
 
     def _key(self, seat: int, path: list) -> tuple:
         """The node key of ``seat`` acting after ``path`` (entries: id, or ``(seat, id)`` in a
@@ -169,7 +176,7 @@ class MCTSBot(Bot):
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            det = self._determinize(state, player) if fixed is None else fixed.clone()
+            det = self._determinize(state, player) if fixed is None else fixed.search_clone()
             path: list = []
             trail: list = []
             depth = 0
@@ -233,7 +240,7 @@ class MCTSBot(Bot):
                 if greedy and len(legal) > 1:
                     action, best_v = legal[0], -math.inf
                     for a in legal:
-                        nxt = det.clone()
+                        nxt = det.search_clone()
                         nxt.apply_action(a, player=seat)
                         v = game.evaluate(nxt, seat)
                         if v > best_v:
