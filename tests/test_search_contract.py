@@ -185,3 +185,70 @@ def test_information_state_keys_tell_seats_apart_and_hide_hidden_parts(game_id, 
 def test_every_game_gives_max_game_length():
     for game_id, options in CONFIGS:
         assert load_game(game_id, **options).max_game_length() > 0
+
+
+# --- IS-MCTS with information-state keys (ISMCTSBot(key="infoset")) ------------------------------------
+SEARCH_GAMES = [("seven_wonders_duel", 10, {}), ("the_capitals", 12, {"num_players": 3}), ("quadropolis", 6, {}),
+                ("between_two_cities", 2, {"num_players": 3}), ("between_two_cities", 9, {"num_players": 2})]
+
+
+def _midgame(game_id, seed, moves, **options):
+    state = load_game(game_id, **options).new_initial_state(seed)
+    rng = Rng(seed)
+    for _ in range(moves):
+        for seat in state.players_to_move():
+            legal = state.legal_actions(seat)
+            state.apply_action(legal[rng.randbelow(len(legal))], player=seat)
+    return state
+
+
+@pytest.mark.parametrize("game_id, moves, options", SEARCH_GAMES)
+def test_infoset_keyed_ismcts_is_deterministic_legal_and_reads_only_resamples(game_id, moves, options):
+    from test_mcts import _OnlyWhatTheSeatMayRead
+
+    from citygames.bots import ISMCTSBot
+    state = _midgame(game_id, 7, moves, **options)
+    before = state.to_dict()
+    for seat in state.players_to_move():     # every seat of a simultaneous step
+        first = ISMCTSBot(11, iterations=25, max_depth=6, key="infoset").step(state, seat)
+        assert first == ISMCTSBot(11, iterations=25, max_depth=6, key="infoset").step(state, seat)
+        assert first in state.legal_actions(seat)
+        wrapped = _OnlyWhatTheSeatMayRead(state, seat)
+        assert ISMCTSBot(3, iterations=10, max_depth=4, key="infoset").step(wrapped, seat) == \
+            ISMCTSBot(3, iterations=10, max_depth=4, key="infoset").step(state, seat)
+    assert state.to_dict() == before
+
+
+def test_infoset_keyed_ismcts_finds_immediate_wins_whatever_the_hidden_parts():
+    from test_mcts import MAUSOLEUM, MILITARY, SCIENCE, _duel, _winning
+
+    from citygames.bots import ISMCTSBot
+    for text in (MILITARY, SCIENCE, MAUSOLEUM):
+        state = _duel(text)
+        seat = state.players_to_move()[0]
+        wins = _winning(state, seat)
+        budget = 3 * len(state.legal_actions(seat)) + 20
+        moves = set()
+        for k in range(3):
+            variant = state.resample(seat, Rng(100 + k))
+            moves.add(ISMCTSBot(9, iterations=budget, key="infoset").step(variant, seat).id)
+            moves.add(ISMCTSBot(k, iterations=budget, max_depth=3, key="infoset").step(state, seat).id)
+        assert moves <= wins and len(moves) == 1
+
+
+@pytest.mark.parametrize("game_id, moves, options", SEARCH_GAMES)
+def test_infoset_keyed_ismcts_finds_its_root_in_every_determinization(game_id, moves, options):
+    """Every iteration's determinization has the root's key (resamples keep the seat's key), so the
+    root's statistics count every iteration, as with path keys (white box: ``_search``)."""
+    from citygames.bots import ISMCTSBot
+    state = _midgame(game_id, 5, moves, **options)
+    seat = state.players_to_move()[0]
+    for key in ("path", "infoset"):
+        root = ISMCTSBot(2, iterations=40, max_depth=5, key=key)._search(state, seat)
+        assert sum(st.n for st in root.values()) == 40, key
+
+
+def test_ismcts_refuses_an_unknown_key():
+    from citygames.bots import ISMCTSBot
+    with pytest.raises(ValueError, match="key must be one of path, infoset"):
+        ISMCTSBot(0, iterations=5, key="observation")

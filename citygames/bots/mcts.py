@@ -156,9 +156,9 @@ class MCTSBot(Bot):
             return state.resample(player, self.rng).drop_log()
         return state.search_clone()
 
-    def _key(self, seat: int, path: list) -> tuple:
-        """The node key of ``seat`` acting after ``path`` (entries: id, or ``(seat, id)`` in a
-        simultaneous step). ``MCTSBot``: the full path."""
+    def _key(self, seat: int, path: list, det: State) -> tuple:
+        """The node key of ``seat`` acting in ``det`` after ``path`` (entries: id, or ``(seat, id)``
+        in a simultaneous step). ``MCTSBot``: the full path."""
         return (seat, tuple(path))
 
     def _search(self, state: State, player: int) -> dict:
@@ -171,6 +171,7 @@ class MCTSBot(Bot):
         limit = self.iterations
         fixed = None if self.per_iteration_determinization else self._determinize(state, player)
         done = 0
+        root_key = None
         while True:
             if limit is not None and done >= limit:
                 break
@@ -187,7 +188,9 @@ class MCTSBot(Bot):
                     break
                 seat = player if depth == 0 else movers[0]
                 legal = det.legal_actions(seat)
-                key = self._key(seat, path)
+                key = self._key(seat, path, det)
+                if depth == 0:
+                    root_key = key
                 node = tree.get(key)
                 if node is None:
                     node = tree[key] = {}
@@ -221,7 +224,7 @@ class MCTSBot(Bot):
                 st.w += values[seat]
             done += 1
         self.last_iterations = done
-        return tree.get(self._key(player, []), {})
+        return tree.get(root_key, {})
 
     def _simulate(self, det: State, depth: int) -> list[float]:
         """Play ``det`` on with the rollout policy; per-seat utilities in [0, 1]."""
@@ -280,23 +283,47 @@ def _cutoff_values(state: State) -> list[float]:
     return [base + (share if p in best else 0.0) for p in range(n)]
 
 
+#: how ``ISMCTSBot`` keys its nodes
+KEYS = ("path", "infoset")
+
+
 class ISMCTSBot(MCTSBot):
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012): ``MCTSBot`` with
     a new determinization (``state.resample(seat, rng)``) every iteration, one tree keyed by
     information sets (module docstring: "Tree keys"), UCB with availability counts.
 
-    Args: as ``MCTSBot``.
+    Args: as ``MCTSBot``, and
+        key: how nodes are keyed. ``"path"`` (default): the acting seat's view of the actions since
+            the root (module docstring, "Tree keys"). ``"infoset"``: the acting seat's
+            ``information_state_key`` in the determinization, which follows its observation, so
+            positions reached by different paths that the seat cannot tell apart share one node
+            (transpositions merge) and a revealed simultaneous step separates the choices it
+            reveals; it costs one key per tree step.
+
+    Raises:
+        ValueError: as ``MCTSBot``, or an unknown ``key``.
     """
 
     name = "ismcts"
     per_iteration_determinization = True
 
-    def _key(self, seat: int, path: list) -> tuple:
-        """``seat``'s view of ``path``: other seats' simultaneous choices hidden."""
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
+                 c: float = 1.4, rollout: str = "random", max_depth: int | None = None, key: str = "path"):
+        super().__init__(seed, iterations, seconds, c, rollout, max_depth)
+        if key not in KEYS:
+            raise ValueError(f"{self.name}: key must be one of {', '.join(KEYS)}, got {key!r}")
+        self.key = key
+
+    def _key(self, seat: int, path: list, det: State) -> tuple:
+        """``seat``'s view of ``path`` (other seats' simultaneous choices hidden), or with
+        ``key="infoset"`` its information-state key in ``det``."""
+        if self.key == "infoset":
+            return (seat, det.information_state_key(seat))
         return (seat, tuple((e[0], None) if type(e) is tuple and e[0] != seat else e for e in path))
 
 
 #: the parameters a spec may give (``make_bot("ismcts:iterations=200,c=1.4")``) and their types
 PARAMS = {"iterations": int, "seconds": float, "c": float, "rollout": str, "max_depth": int}
+# (``ISMCTSBot``'s ``key`` is not a spec parameter yet: ``ISMCTSBot(seed, key="infoset")``)
 
-__all__ = ["MCTSBot", "ISMCTSBot", "PARAMS", "ROLLOUTS"]
+__all__ = ["MCTSBot", "ISMCTSBot", "PARAMS", "ROLLOUTS", "KEYS"]
