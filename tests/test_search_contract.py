@@ -1,6 +1,7 @@
 """What search needs from the game contract (issue 12, item 1), on every game through the public API:
 
-- ``search_clone()`` / ``drop_log()``: a log-less state plays exactly as the state it came from.
+- ``search_clone()`` / ``drop_log()``: a log-less state plays exactly as the state it came from,
+  also when it applies its moves with ``apply_legal`` (no decoding, no legality check).
   Seeded random games of every game (all player counts, the main options) are played twice, once
   normally and once switching to search clones at several points (and to ``resample`` +
   ``drop_log`` for the seat to move, whose hidden parts then differ, compared with a normal
@@ -43,18 +44,26 @@ IDS = [g + "".join(f"-{k}={v}" for k, v in o.items()) for g, o in CONFIGS]
 SEEDS = (3, 17)
 
 
-def _move(state, rng):
-    """One random move of a random seat among those to move: ``(seat, action id)``."""
+def _pick(state, rng):
+    """One random move of a random seat among those to move: ``(seat, Action)``."""
     movers = state.players_to_move()
     seat = movers[rng.randbelow(len(movers))] if len(movers) > 1 else movers[0]
     legal = state.legal_actions(seat)
-    return seat, legal[rng.randbelow(len(legal))].id
+    return seat, legal[rng.randbelow(len(legal))]
+
+
+def _move(state, rng):
+    """As ``_pick``, the action as its id."""
+    seat, action = _pick(state, rng)
+    return seat, action.id
 
 
 def _trace(game, seed, switch_at=(), resample_at=()):
     """Play a seeded random game; at the step indices of ``switch_at`` replace the state by its
     ``search_clone()``; at those of ``resample_at`` by ``resample(seat to move, Rng(step))``, made
-    log-less with ``drop_log()`` when the state already is (a normal resample otherwise). Returns
+    log-less with ``drop_log()`` when the state already is (a normal resample otherwise). Log-less
+    states apply their moves with ``apply_legal`` (as searches do), the others with
+    ``apply_action`` of the id. Returns
     the per-step legal action ids of every seat to move and the final history, scores, ranking and
     returns."""
     state = game.new_initial_state(seed)
@@ -71,8 +80,11 @@ def _trace(game, seed, switch_at=(), resample_at=()):
             if logless:
                 assert state.drop_log() is state and state.log is NULL_LOG
         steps.append([(p, [a.id for a in state.legal_actions(p)]) for p in state.players_to_move()])
-        seat, action = _move(state, rng)
-        state.apply_action(action, player=seat)
+        seat, action = _pick(state, rng)
+        if state.log is NULL_LOG:
+            state.apply_legal(action, seat)
+        else:
+            state.apply_action(action.id, player=seat)
         k += 1
     return {"steps": steps, "history": [list(e) if isinstance(e, list) else e for e in state.history],
             "scores": list(state.scores()), "ranking": list(state.ranking()), "returns": list(state.returns()),

@@ -40,8 +40,9 @@ so each seat's choice is hidden from the others as in the paper; other seats' ch
 made in the real game are hidden parts of the state that ``resample`` redraws.
 
 **Search states** are log-less (``State.search_clone`` / ``drop_log``): the determinization and every
-copy the search makes of it keep no event log, which the rules never read; the random stream, and
-so the moves for a given seed, are those of plain clones.
+copy the search makes of it keep no event log, which the rules never read, and apply the actions
+taken from their own legal lists with ``State.apply_legal`` (no decoding, no legality check); the
+random stream, and so the moves for a given seed, are those of plain clones and ``apply_action``.
 
 Budgets: ``iterations`` (reproducible: same seed, same iterations, same moves) and/or ``seconds``
 (wall clock, not reproducible); the search stops at the first budget reached.
@@ -212,7 +213,7 @@ class MCTSBot(Bot):
                         if u > best_u:
                             action, best_u, st = a, u, s2
                 trail.append((st, seat))
-                det.apply_action(action, player=seat)
+                det.apply_legal(action, seat)
                 path.append((seat, action.id) if len(movers) > 1 else action.id)
                 depth += 1
                 if untried:
@@ -244,13 +245,13 @@ class MCTSBot(Bot):
                     action, best_v = legal[0], -math.inf
                     for a in legal:
                         nxt = det.search_clone()
-                        nxt.apply_action(a, player=seat)
+                        nxt.apply_legal(a, seat)
                         v = game.evaluate(nxt, seat)
                         if v > best_v:
                             action, best_v = a, v
                 else:
                     action = legal[rng.randbelow(len(legal))] if len(legal) > 1 else legal[0]
-                det.apply_action(action, player=seat)
+                det.apply_legal(action, seat)
                 depth += 1
 
 

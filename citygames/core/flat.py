@@ -413,6 +413,16 @@ class FlatState(State, metaclass=_FlatStateMeta):
         self.history.append(a.id)
         self.RULES.apply(self, a)
 
+    def apply_legal(self, action, player: int | None = None) -> None:
+        """``apply_action`` for an ``action`` known to be legal: an element of this state's
+        ``legal_actions(player)`` list, the state unchanged since (a search's case). It skips the
+        decoding and the legality checks (the same state results); anything else is undefined."""
+        self._legal = None
+        for name in self.CACHES:
+            setattr(self, name, None)
+        self.history.append(action.id)
+        self.RULES.apply(self, action)
+
     @classmethod
     def describe_fields(cls) -> list[tuple[str, str, str]]:
         """``(name, kind, description)`` of every field, base fields first (for documentation)."""
@@ -534,6 +544,20 @@ class SimultaneousFlatState(FlatState):
             raise IllegalActionError(f"seat {seat} is not to move: {self.RULES.expects(self)}", a)
         if a not in self.legal_actions(seat):
             raise IllegalActionError(self.RULES.why_illegal(self, a), a)
+        self._choose(a, seat, movers)
+
+    def apply_legal(self, action, player: int | None = None) -> None:
+        """``apply_action`` for an ``action`` known to be legal: an element of this state's
+        ``legal_actions(player)`` list, the state unchanged since (a search's case). It skips the
+        decoding and the legality checks (the same state results); anything else is undefined."""
+        if self.player != SIMULTANEOUS:
+            return FlatState.apply_legal(self, action, player)
+        movers = self.movers
+        self._choose(action, movers[0] if player is None else player, movers)
+
+    def _choose(self, a, seat: int, movers: tuple) -> None:
+        """Record ``seat``'s legal choice ``a`` in the pending simultaneous step (``movers``: the
+        seats still to choose, ``seat`` among them); carry the step out after the last choice."""
         self.pending[seat] = a.id
         self.history.append([seat, a.id])
         self.movers = tuple(p for p in movers if p != seat)

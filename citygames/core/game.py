@@ -436,6 +436,13 @@ class State:
         """
         raise NotImplementedError
 
+    def apply_legal(self, action: Action, player: int | None = None) -> None:
+        """``apply_action`` for an ``action`` known to be legal (an element of this state's
+        ``legal_actions(player)``, the state unchanged since), as searches apply theirs: a game may
+        skip the decoding and legality checks (``FlatState`` does); the resulting state is the
+        same. Anything else is undefined. Default: ``apply_action``."""
+        self.apply_action(action, player)
+
     def apply_entry(self, entry) -> None:
         """Apply one entry of ``history`` or of a record's ``actions``: an action id, or a
         ``(seat, id)`` / ``[seat, id]`` pair for a simultaneous step's choice.
