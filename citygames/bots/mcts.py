@@ -29,6 +29,9 @@ choices the other seats made in simultaneous steps (their entries become ``(seat
 a node merges every determinization and every hidden choice the acting seat cannot tell apart.
 This is conservative: once a simultaneous step is revealed the seat could tell the choices apart,
 and the tree still merges them (the availability counts keep the statistics sound).
+``ISMCTSBot(key="infoset")`` keys nodes instead by the acting seat's ``state.information_state_key``
+(what its observation shows): positions reached by different paths that the seat cannot tell apart
+share a node, and a revealed simultaneous step no longer merges the choices it revealed.
 ``MCTSBot`` keys on the full path (one determinization: the tree is exact), so in a simultaneous
 step the seats searched after the first see the choices made before them: the usual flaw of
 searching simultaneous moves sequentially in a perfect-information tree (``ISMCTSBot`` avoids it).
@@ -307,6 +310,8 @@ class ISMCTSBot(MCTSBot):
 
     name = "ismcts"
     per_iteration_determinization = True
+    #: the node keys (class default: bots pickled before the parameter existed key by path)
+    key = "path"
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  c: float = 1.4, rollout: str = "random", max_depth: int | None = None, key: str = "path"):
