@@ -142,8 +142,8 @@ def information_state_key(state, seat: int | None) -> tuple:
         hands = lakes = ()
     return (seat, state.player, state.round, state.phase, state.step, state.turn, tuple(tracks),
             tuple(state.score_sheet) if over else (), tuple(state.plant),
-            tuple([tuple(sorted(d.items())) for d in state.city]),
-            tuple([tuple(sorted(d.items())) for d in state.cubes_on]),
+            tuple([frozenset(d.items()) for d in state.city]),       # (whatever the building order)
+            tuple([frozenset(d.items()) for d in state.cubes_on]),
             tuple([tuple(x) for x in state.tokens]), tuple(state.tourist_host), tuple(state.tourist_slot),
             tuple(state.tourist_used), tuple(state.initiative), tuple(state.chosen_space), tuple(state.order),
             tuple([tuple(x) for x in state.projects]), tuple([len(d) for d in state.decks]),
