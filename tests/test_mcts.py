@@ -269,7 +269,10 @@ def test_make_bot_reads_specs_with_parameters():
     assert make_bot("mcts", 0).iterations == 1000
     assert parse_bot_spec("greedy") == ("greedy", {})
     assert BOTS["mcts"] is MCTSBot and BOTS["ismcts"] is ISMCTSBot
-    assert set(BOT_PARAMS["ismcts"]) == {"iterations", "seconds", "c", "rollout", "max_depth", "workers"}
+    assert set(BOT_PARAMS["mcts"]) == {"iterations", "seconds", "c", "rollout", "max_depth", "temperature", "workers"}
+    assert set(BOT_PARAMS["ismcts"]) == set(BOT_PARAMS["mcts"]) | {"key"}
+    bot = make_bot("ismcts:iterations=50,key=infoset,temperature=2", 3)
+    assert (bot.key, bot.temperature, bot.iterations) == ("infoset", 2.0, 50)
 
 
 @pytest.mark.parametrize("spec, message", [
@@ -279,7 +282,10 @@ def test_make_bot_reads_specs_with_parameters():
     ("ismcts:", "nothing after ':'"),
     ("ismcts:iterations", "'iterations' is not key=value"),
     ("ismcts:=3", "'=3' is not key=value"),
-    ("ismcts:depth=3", "ismcts has no parameter 'depth' \\(parameters: iterations, seconds, c, rollout, max_depth, workers\\)"),
+    ("ismcts:depth=3", "ismcts has no parameter 'depth' \\(parameters: iterations, seconds, c, rollout, max_depth, temperature, workers, key\\)"),
+    ("mcts:key=infoset", "mcts has no parameter 'key'"),
+    ("ismcts:key=state", "key must be one of path, infoset"),
+    ("ismcts:temperature=-1", "temperature must be >= 0"),
     ("greedy:iterations=3", "greedy has no parameter 'iterations' \\(parameters: none\\)"),
     ("ismcts:iterations=many", "iterations must be int, got 'many'"),
     ("ismcts:c=high", "c must be float, got 'high'"),
@@ -341,13 +347,16 @@ def test_root_parallel_search_sums_independent_trees_wherever_they_run(monkeypat
     from citygames.bots import mcts
     state = _midgame("seven_wonders_duel", 5, 10)
     seat = state.players_to_move()[0]
-    spec = "ismcts:iterations=30,max_depth=6,workers=2"
-    pooled = make_bot(spec, 9)
-    move = pooled.step(state, seat)
-    assert pooled.last_iterations == 60
+    specs = ("ismcts:iterations=30,max_depth=6,workers=2", "ismcts:iterations=30,max_depth=6,workers=2,key=infoset")
+    moves = []
+    for spec in specs:
+        pooled = make_bot(spec, 9)
+        moves.append(pooled.step(state, seat))
+        assert pooled.last_iterations == 60
     monkeypatch.setattr(mcts, "_pool", lambda workers: None)
-    here = make_bot(spec, 9)
-    assert here.step(state, seat) == move and here.last_iterations == 60
+    for spec, move in zip(specs, moves):
+        here = make_bot(spec, 9)
+        assert here.step(state, seat) == move and here.last_iterations == 60
     # an immediate win is still found by the summed trees
     win = _duel(MILITARY)
     s = win.players_to_move()[0]

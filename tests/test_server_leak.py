@@ -24,7 +24,9 @@ N = 3
 STATE_KEYS = {"type", "table_id", "game", "seq", "your_seat", "seats", "to_move", "observation", "legal", "log",
               "log_from", "can_undo", "terminal", "result", "step_seq", "chosen", "my_choice",
               # issue 15, lifecycle.py: table status, clock settings and times, resign/rematch notices
-              "status", "clock", "clocks", "life"}
+              "status", "clock", "clocks", "life",
+              # issue 12: the bot seats whose search is running (public: who is thinking, not what)
+              "thinking"}
 EVENT_KEYS = {"index", "kind", "player", "text", "data", "visible_to"}
 #: full-state field names that legitimately reappear in messages as other things: "log" (the
 #: message's event list), "player" (an event's seat)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from .base import Bot
 from .greedy import GreedyBot
 from .levels import ABOUT as _LEVEL_ABOUT, LEVEL_BOTS, LEVEL_NAMES, LevelBot
-from .mcts import PARAMS as _SEARCH_PARAMS, ISMCTSBot, MCTSBot
+from .mcts import ISMCTS_PARAMS as _ISMCTS_PARAMS, PARAMS as _SEARCH_PARAMS, ISMCTSBot, MCTSBot
 from .random_bot import RandomBot
 
 #: bot name -> class; every class takes ``seed`` as its first argument.
@@ -34,7 +34,7 @@ BOT_ABOUT: dict[str, str] = {
 #: bot name -> {parameter: type} a spec may set (bots not listed take no parameters)
 BOT_PARAMS: dict[str, dict[str, type]] = {
     "mcts": dict(_SEARCH_PARAMS),
-    "ismcts": dict(_SEARCH_PARAMS),
+    "ismcts": dict(_ISMCTS_PARAMS),
 }
 
 

@@ -29,6 +29,9 @@ choices the other seats made in simultaneous steps (their entries become ``(seat
 a node merges every determinization and every hidden choice the acting seat cannot tell apart.
 This is conservative: once a simultaneous step is revealed the seat could tell the choices apart,
 and the tree still merges them (the availability counts keep the statistics sound).
+``ISMCTSBot(key="infoset")`` keys nodes instead by the acting seat's ``state.information_state_key``
+(what its observation shows): positions reached by different paths that the seat cannot tell apart
+share a node, and a revealed simultaneous step no longer merges the choices it revealed.
 ``MCTSBot`` keys on the full path (one determinization: the tree is exact), so in a simultaneous
 step the seats searched after the first see the choices made before them: the usual flaw of
 searching simultaneous moves sequentially in a perfect-information tree (``ISMCTSBot`` avoids it).
@@ -38,6 +41,11 @@ decisions: at the root the bot's seat chooses first; below it the seats still to
 ascending order. Under ``ISMCTSBot`` a seat never sees the others' pending choices (see the keys),
 so each seat's choice is hidden from the others as in the paper; other seats' choices already
 made in the real game are hidden parts of the state that ``resample`` redraws.
+
+**Search states** are log-less (``State.search_clone`` / ``drop_log``): the determinization and every
+copy the search makes of it keep no event log, which the rules never read, and apply the actions
+taken from their own legal lists with ``State.apply_legal`` (no decoding, no legality check); the
+random stream, and so the moves for a given seed, are those of plain clones and ``apply_action``.
 
 Budgets: ``iterations`` (reproducible: same seed, same iterations, same moves) and/or ``seconds``
 (wall clock, not reproducible); the search stops at the first budget reached.
@@ -174,8 +182,7 @@ class MCTSBot(Bot):
     def _parallel_root(self, state: State, player: int) -> dict:
         """The summed root statistics ``{action id: (visits, utility)}`` of ``workers`` independent
         trees (module docstring: "Root parallelism"); sets ``last_iterations`` to their total."""
-        params = dict(iterations=self.iterations, seconds=self.seconds, c=self.c, rollout=self.rollout,
-                      max_depth=self.max_depth, temperature=self.temperature)
+        params = self._tree_params()
         jobs = [(type(self), self.rng.next64(), params, state, player) for _ in range(self.workers)]
         pool = _pool(self.workers)
         results = list(pool.map(_tree_root, jobs)) if pool is not None else [_tree_root(j) for j in jobs]
@@ -189,15 +196,23 @@ class MCTSBot(Bot):
         self.last_iterations = total
         return root
 
+    def _tree_params(self) -> dict:
+        """The constructor parameters of one root-parallel tree (all but ``seed`` and ``workers``)."""
+        return dict(iterations=self.iterations, seconds=self.seconds, c=self.c, rollout=self.rollout,
+                    max_depth=self.max_depth, temperature=self.temperature)
+
     # --- search -----------------------------------------------------------------------
     def _determinize(self, state: State, player: int) -> State:
+        """A log-less state the search owns: ``resample(player, rng)`` made log-less with
+        ``drop_log()`` (a game with hidden information), else ``search_clone()``. Its simulations
+        then neither build nor copy events (the rules never read the log)."""
         if state.game.info.hidden_information:
-            return state.resample(player, self.rng)
-        return state.clone()
+            return state.resample(player, self.rng).drop_log()
+        return state.search_clone()
 
-    def _key(self, seat: int, path: list) -> tuple:
-        """The node key of ``seat`` acting after ``path`` (entries: id, or ``(seat, id)`` in a
-        simultaneous step). ``MCTSBot``: the full path."""
+    def _key(self, seat: int, path: list, det: State) -> tuple:
+        """The node key of ``seat`` acting in ``det`` after ``path`` (entries: id, or ``(seat, id)``
+        in a simultaneous step). ``MCTSBot``: the full path."""
         return (seat, tuple(path))
 
     def _search(self, state: State, player: int) -> dict:
@@ -210,12 +225,13 @@ class MCTSBot(Bot):
         limit = self.iterations
         fixed = None if self.per_iteration_determinization else self._determinize(state, player)
         done = 0
+        root_key = None
         while True:
             if limit is not None and done >= limit:
                 break
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            det = self._determinize(state, player) if fixed is None else fixed.clone()
+            det = self._determinize(state, player) if fixed is None else fixed.search_clone()
             path: list = []
             trail: list = []
             depth = 0
@@ -226,7 +242,9 @@ class MCTSBot(Bot):
                     break
                 seat = player if depth == 0 else movers[0]
                 legal = det.legal_actions(seat)
-                key = self._key(seat, path)
+                key = self._key(seat, path, det)
+                if depth == 0:
+                    root_key = key
                 node = tree.get(key)
                 if node is None:
                     node = tree[key] = {}
@@ -248,7 +266,7 @@ class MCTSBot(Bot):
                         if u > best_u:
                             action, best_u, st = a, u, s2
                 trail.append((st, seat))
-                det.apply_action(action, player=seat)
+                det.apply_legal(action, seat)
                 path.append((seat, action.id) if len(movers) > 1 else action.id)
                 depth += 1
                 if untried:
@@ -260,7 +278,7 @@ class MCTSBot(Bot):
                 st.w += values[seat]
             done += 1
         self.last_iterations = done
-        return tree.get(self._key(player, []), {})
+        return tree.get(root_key, {})
 
     def _simulate(self, det: State, depth: int) -> list[float]:
         """Play ``det`` on with the rollout policy; per-seat utilities in [0, 1]."""
@@ -279,14 +297,14 @@ class MCTSBot(Bot):
                 if greedy and len(legal) > 1:
                     action, best_v = legal[0], -math.inf
                     for a in legal:
-                        nxt = det.clone()
-                        nxt.apply_action(a, player=seat)
+                        nxt = det.search_clone()
+                        nxt.apply_legal(a, seat)
                         v = game.evaluate(nxt, seat)
                         if v > best_v:
                             action, best_v = a, v
                 else:
                     action = legal[rng.randbelow(len(legal))] if len(legal) > 1 else legal[0]
-                det.apply_action(action, player=seat)
+                det.apply_legal(action, seat)
                 depth += 1
 
 
@@ -354,24 +372,55 @@ def _cutoff_values(state: State, temperature: float = CUTOFF_TEMPERATURE) -> lis
     return [base + CUTOFF_CONFIDENCE * w / total for w in weights]
 
 
+#: how ``ISMCTSBot`` keys its nodes
+KEYS = ("path", "infoset")
+
+
 class ISMCTSBot(MCTSBot):
     """Single-observer information-set MCTS (Cowling, Powley & Whitehouse 2012): ``MCTSBot`` with
     a new determinization (``state.resample(seat, rng)``) every iteration, one tree keyed by
     information sets (module docstring: "Tree keys"), UCB with availability counts.
 
-    Args: as ``MCTSBot``.
+    Args: as ``MCTSBot``, and
+        key: how nodes are keyed. ``"path"`` (default): the acting seat's view of the actions since
+            the root (module docstring, "Tree keys"). ``"infoset"``: the acting seat's
+            ``information_state_key`` in the determinization, which follows its observation, so
+            positions reached by different paths that the seat cannot tell apart share one node
+            (transpositions merge) and a revealed simultaneous step separates the choices it
+            reveals; it costs one key per tree step.
+
+    Raises:
+        ValueError: as ``MCTSBot``, or an unknown ``key``.
     """
 
     name = "ismcts"
     per_iteration_determinization = True
+    #: the node keys (class default: bots pickled before the parameter existed key by path)
+    key = "path"
 
-    def _key(self, seat: int, path: list) -> tuple:
-        """``seat``'s view of ``path``: other seats' simultaneous choices hidden."""
+    def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
+                 c: float = 1.4, rollout: str = "random", max_depth: int | None = None,
+                 temperature: float = CUTOFF_TEMPERATURE, workers: int = 1, key: str = "path"):
+        super().__init__(seed, iterations, seconds, c, rollout, max_depth, temperature, workers)
+        if key not in KEYS:
+            raise ValueError(f"{self.name}: key must be one of {', '.join(KEYS)}, got {key!r}")
+        self.key = key
+
+    def _tree_params(self) -> dict:
+        return dict(super()._tree_params(), key=self.key)
+
+    def _key(self, seat: int, path: list, det: State) -> tuple:
+        """``seat``'s view of ``path`` (other seats' simultaneous choices hidden), or with
+        ``key="infoset"`` its information-state key in ``det``."""
+        if self.key == "infoset":
+            return (seat, det.information_state_key(seat))
         return (seat, tuple((e[0], None) if type(e) is tuple and e[0] != seat else e for e in path))
 
 
 #: the parameters a spec may give (``make_bot("ismcts:iterations=200,c=1.4")``) and their types
 PARAMS = {"iterations": int, "seconds": float, "c": float, "rollout": str, "max_depth": int, "temperature": float,
           "workers": int}
+#: ``ismcts`` also takes ``key`` (``"path"`` or ``"infoset"``, ``ISMCTSBot``)
+ISMCTS_PARAMS = dict(PARAMS, key=str)
 
-__all__ = ["MCTSBot", "ISMCTSBot", "PARAMS", "ROLLOUTS"]
+__all__ = ["MCTSBot", "ISMCTSBot", "PARAMS", "ISMCTS_PARAMS", "ROLLOUTS", "KEYS"]

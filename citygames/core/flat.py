@@ -7,6 +7,8 @@ derives
 - ``__slots__`` (so a state is a compact object with no ``__dict__``);
 - ``clone()``, generated as straight-line Python when the class is created, so it is as fast as a
   hand-written copy (one assignment or slice per field, immutable data shared);
+- ``search_clone()``, the same without the event log: the copy gets ``NULL_LOG``, which drops every
+  event appended to it (a search's simulations never show their events to anybody);
 - ``to_dict()`` / ``from_dict()`` (the full state as JSON-ready data, for the server only);
 - ``describe_fields()``, the table of fields for documentation.
 
@@ -33,7 +35,7 @@ from .events import Event, game_seat_label
 from .game import SIMULTANEOUS, TERMINAL, Game, State
 
 __all__ = ["FieldKind", "Value", "List", "Lists", "Lists2", "IntDicts", "Frozen", "Derived", "Cache", "Log",
-           "FlatState", "SimultaneousFlatState", "BASE_FIELDS"]
+           "FlatState", "SimultaneousFlatState", "BASE_FIELDS", "NullLog", "NULL_LOG"]
 
 
 class FieldKind:
@@ -181,8 +183,57 @@ class Cache(FieldKind):
         return None
 
 
+class NullLog:
+    """The event log of a state a search owns (``FlatState.search_clone``, ``drop_log``): it keeps
+    nothing. ``append`` and ``extend`` drop their events, it reads as an empty list (length 0, no
+    items, every slice is the null log itself) and copying it gives itself, so the clones of a
+    log-less state stay log-less at no cost. One shared instance, ``NULL_LOG``; it pickles as itself.
+
+    The rules never read the log (tests/test_search_contract.py plays every game with and without
+    it and compares histories, legal actions, scores and returns), so a log-less state plays exactly
+    as the state it was cloned from; only what the log would have shown (``log_for``, the renderers'
+    sentences, ``game.facts``) is missing.
+    """
+
+    __slots__ = ()
+
+    def append(self, event) -> None:
+        """Drop ``event``."""
+
+    def extend(self, events) -> None:
+        """Drop ``events``."""
+
+    def copy(self) -> "NullLog":
+        return self
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return self
+        raise IndexError("the null log of a search state holds no events")
+
+    def __len__(self) -> int:
+        return 0
+
+    def __iter__(self):
+        return iter(())
+
+    def __repr__(self) -> str:
+        return "NULL_LOG"
+
+    def __reduce__(self):
+        return "NULL_LOG"
+
+
+#: the one ``NullLog``: the ``log`` of every log-less state
+NULL_LOG = NullLog()
+
+
 class Log(List):
-    """The event log: clones copy the list (events are never changed in place)."""
+    """The event log: clones copy the list (events are never changed in place); search clones get
+    ``NULL_LOG`` (and a ``NULL_LOG`` copies as itself: its slice is itself)."""
+
+    def search_expr(self, src: str) -> str:
+        return "_NULL_LOG"
 
     def dump(self, value):
         return [e.to_dict() for e in value]
@@ -205,20 +256,34 @@ BASE_FIELDS: dict[str, FieldKind] = {
 }
 
 
-def _generate_clone(cls, fields: dict[str, FieldKind]):
-    """``clone`` for ``cls`` as straight-line code: one assignment per field."""
-    lines = ["def clone(self):", "    s = _new(_cls)"]
+def _generate_clone(cls, fields: dict[str, FieldKind], search: bool = False):
+    """``clone`` for ``cls`` as straight-line code: one assignment per field. ``search``: the
+    ``search_clone`` instead, whose ``Log`` fields get ``NULL_LOG`` rather than a copy."""
+    fname = "search_clone" if search else "clone"
+    lines = [f"def {fname}(self):", "    s = _new(_cls)"]
     for name, kind in fields.items():
-        lines.append(f"    s.{name} = {kind.clone_expr('self.' + name)}")
+        expr = kind.search_expr("self." + name) if search and isinstance(kind, Log) else kind.clone_expr("self." + name)
+        lines.append(f"    s.{name} = {expr}")
     lines.append("    return s")
-    namespace = {"_new": object.__new__, "_cls": cls}
+    namespace = {"_new": object.__new__, "_cls": cls, "_NULL_LOG": NULL_LOG}
     exec("\n".join(lines), namespace)  # noqa: S102 - generated from the class's own declaration
-    clone = namespace["clone"]
-    clone.__doc__ = (f"An independent copy of this {cls.__name__} (generated from ``FIELDS``: immutable data is "
-                     "shared, every mutable field copied).")
-    clone.__qualname__ = f"{cls.__name__}.clone"
+    clone = namespace[fname]
+    if search:
+        clone.__doc__ = (f"A copy of this {cls.__name__} for a search to own: as ``clone()`` but without the "
+                         "event log (``NULL_LOG``: events are dropped), generated from ``FIELDS``. It plays "
+                         "exactly as the original; its ``history`` is copied and stays correct.")
+    else:
+        clone.__doc__ = (f"An independent copy of this {cls.__name__} (generated from ``FIELDS``: immutable data is "
+                         "shared, every mutable field copied).")
+    clone.__qualname__ = f"{cls.__name__}.{fname}"
     clone._generated = True
     return clone
+
+
+def _search_clone_via_clone(self):
+    """A copy for a search to own, without the event log: ``clone()`` then ``drop_log()`` (for a
+    state class that writes its ``clone`` by hand)."""
+    return self.clone().drop_log()
 
 
 class _FlatStateMeta(type):
@@ -243,6 +308,12 @@ class _FlatStateMeta(type):
         if "clone" not in ns and hasattr(cls, "ALL_FIELDS") and (
                 own is not None or getattr(cls.clone, "_generated", False)):
             cls.clone = _generate_clone(cls, cls.ALL_FIELDS)
+            if "search_clone" not in ns:
+                cls.search_clone = _generate_clone(cls, cls.ALL_FIELDS, search=True)
+        elif "clone" in ns and "search_clone" not in ns:
+            # a hand-written clone: the search clone goes through it (an inherited generated one
+            # would build the base class)
+            cls.search_clone = _search_clone_via_clone
         return cls
 
 
@@ -272,8 +343,25 @@ class FlatState(State, metaclass=_FlatStateMeta):
     def event(self, kind: str, player, visible_to=None, **data) -> None:
         """Append the event ``EVENT_PREFIX + kind`` to the log (for the game's rule modules): ``player``
         the seat it concerns (or ``None``), ``visible_to`` the only seat that sees it (``None``:
-        everybody), ``data`` its JSON-ready details (the game's render module words it)."""
-        self.log.append(Event(self.EVENT_PREFIX + kind, player, data, visible_to))
+        everybody), ``data`` its JSON-ready details (the game's render module words it). A log-less
+        state (``search_clone``, ``drop_log``) builds no event at all."""
+        log = self.log
+        if log is not NULL_LOG:
+            log.append(Event(self.EVENT_PREFIX + kind, player, data, visible_to))
+
+    def search_clone(self) -> "FlatState":
+        """A copy for a search to own, without the event log (``NULL_LOG``: events are dropped,
+        building them is skipped); ``history`` is copied and every rule plays as on ``clone()``.
+        Generated from ``FIELDS`` for every subclass (straight-line, as ``clone``); a subclass
+        that writes ``clone`` by hand gets ``clone().drop_log()``."""
+        return self.clone().drop_log()
+
+    def drop_log(self) -> "FlatState":
+        """Make this state log-less in place (its ``log`` becomes ``NULL_LOG``: later events are
+        dropped, the earlier ones forgotten) and return it. For a state the caller owns, such as the
+        result of ``resample``: cheaper than another copy. ``history`` is kept."""
+        self.log = NULL_LOG
+        return self
 
     @classmethod
     def blank(cls, game, seed: int = 0, origin: str | None = None):
@@ -324,6 +412,16 @@ class FlatState(State, metaclass=_FlatStateMeta):
             setattr(self, name, None)
         self.history.append(a.id)
         self.RULES.apply(self, a)
+
+    def apply_legal(self, action, player: int | None = None) -> None:
+        """``apply_action`` for an ``action`` known to be legal: an element of this state's
+        ``legal_actions(player)`` list, the state unchanged since (a search's case). It skips the
+        decoding and the legality checks (the same state results); anything else is undefined."""
+        self._legal = None
+        for name in self.CACHES:
+            setattr(self, name, None)
+        self.history.append(action.id)
+        self.RULES.apply(self, action)
 
     @classmethod
     def describe_fields(cls) -> list[tuple[str, str, str]]:
@@ -446,6 +544,20 @@ class SimultaneousFlatState(FlatState):
             raise IllegalActionError(f"seat {seat} is not to move: {self.RULES.expects(self)}", a)
         if a not in self.legal_actions(seat):
             raise IllegalActionError(self.RULES.why_illegal(self, a), a)
+        self._choose(a, seat, movers)
+
+    def apply_legal(self, action, player: int | None = None) -> None:
+        """``apply_action`` for an ``action`` known to be legal: an element of this state's
+        ``legal_actions(player)`` list, the state unchanged since (a search's case). It skips the
+        decoding and the legality checks (the same state results); anything else is undefined."""
+        if self.player != SIMULTANEOUS:
+            return FlatState.apply_legal(self, action, player)
+        movers = self.movers
+        self._choose(action, movers[0] if player is None else player, movers)
+
+    def _choose(self, a, seat: int, movers: tuple) -> None:
+        """Record ``seat``'s legal choice ``a`` in the pending simultaneous step (``movers``: the
+        seats still to choose, ``seat`` among them); carry the step out after the last choice."""
         self.pending[seat] = a.id
         self.history.append([seat, a.id])
         self.movers = tuple(p for p in movers if p != seat)

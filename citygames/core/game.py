@@ -436,6 +436,13 @@ class State:
         """
         raise NotImplementedError
 
+    def apply_legal(self, action: Action, player: int | None = None) -> None:
+        """``apply_action`` for an ``action`` known to be legal (an element of this state's
+        ``legal_actions(player)``, the state unchanged since), as searches apply theirs: a game may
+        skip the decoding and legality checks (``FlatState`` does); the resulting state is the
+        same. Anything else is undefined. Default: ``apply_action``."""
+        self.apply_action(action, player)
+
     def apply_entry(self, entry) -> None:
         """Apply one entry of ``history`` or of a record's ``actions``: an action id, or a
         ``(seat, id)`` / ``[seat, id]`` pair for a simultaneous step's choice.
@@ -523,6 +530,34 @@ class State:
 
     def clone(self) -> "State":
         raise NotImplementedError
+
+    # --- what search needs (issue 12) ---------------------------------------------------
+    def search_clone(self) -> "State":
+        """A copy a search owns: plays exactly as ``clone()`` (same ``history``, legal actions,
+        scores and returns) but may keep no event log, which spares building and copying events
+        nobody reads (``FlatState`` gives each state class a generated one with ``NULL_LOG``).
+        Default: ``clone()``."""
+        return self.clone()
+
+    def drop_log(self) -> "State":
+        """Make a state the caller owns (e.g. the result of ``resample``) log-less in place, as
+        ``search_clone`` would have made it, and return it. Default: nothing to drop, ``self``."""
+        return self
+
+    def information_state_key(self, seat: int):
+        """A compact hashable key of what ``seat`` knows now, for search trees whose nodes are
+        information sets (IS-MCTS transpositions; OpenSpiel's information state, here without
+        perfect recall: it follows the observation).
+
+        Contract: two states ``seat`` cannot tell apart (``state`` and ``state.resample(seat, rng)``)
+        have equal keys; equal keys mean equal ``observation(seat)``. It is much cheaper than the
+        observation (no JSON, no texts): a tuple of the state's public fields and the seat's own
+        secrets. Each game implements it beside its observation.
+
+        Raises:
+            NotImplementedError: the game gives no key.
+        """
+        raise NotImplementedError(f"{self.game.info.id} gives no information_state_key")
 
     def to_dict(self) -> dict:
         """The full state as JSON-ready data (server side only: it contains hidden parts)."""

@@ -164,6 +164,33 @@ def observation(s, seat: int | None) -> dict:
     }
 
 
+def information_state_key(s, seat: int | None) -> tuple:
+    """What ``seat`` (``None``: a spectator) knows now, as a compact hashable tuple (for search
+    trees keyed by information sets; the contract is ``State.information_state_key``): the seat, every
+    public field the observation is built from (cities, tiles to place, hand sizes, who is still to
+    choose, the bags' sizes) and the seat's own knowledge: its pending choice, the hands it has held
+    this stage as they are now, its drawn duplexes, the face-down discards it knows and the duplexes
+    it discarded. What ``resample`` redraws for ``seat`` (the bags, the hands it has not held, the
+    other discards and duplexes, the other seats' pending choices) is left out, so a resample has the
+    same key."""
+    g = s.game
+    over = s.phase == P_END
+    stage = s.stage
+    simultaneous = s.player == SIMULTANEOUS and not over
+    own = ()
+    if seat is not None:
+        hands = ()
+        if stage >= 0 and singles_round(g, stage) and not over:
+            hands = (held(s, seat),) + tuple([tuple(hand_kinds(s, h))
+                                              for h in sorted(seen_hands(g, stage, s.turn, seat))])
+        k = g.duplexes_drawn
+        own = (s.pending[seat] if simultaneous else -1, hands, tuple(s.dhands[seat * k:(seat + 1) * k]),
+               tuple(known_discards(s, seat)), tuple([d for d in s.ddiscards if d[1] == seat]))
+    return (seat, s.player, s.step, s.phase, stage, s.turn, s.movers if simultaneous else (), tuple(s.hand_n),
+            tuple(s.todo), tuple(s.side), tuple(s.cells), tuple(s.box), tuple(s.count), s.mats, s.districts,
+            s.district_discard, len(s.bag), len(s.dbag), own)
+
+
 def resample(s, seat: int, rng) -> "object":
     """A copy of ``s`` whose hidden parts are redrawn consistently with what ``seat`` sees: the singles
     of the bag, of the hands it has not held this round and of the face-down discards it does not know
@@ -226,4 +253,4 @@ def resample(s, seat: int, rng) -> "object":
     return t
 
 
-__all__ = ["observation", "resample", "stage_label", "known_discards", "placements"]
+__all__ = ["observation", "information_state_key", "resample", "stage_label", "known_discards", "placements"]

@@ -21,6 +21,7 @@ from citygames.core.game import TERMINAL
 from citygames.core.phases import Phase, PhaseMachine, Step
 
 from . import draft, end, placement
+from .observation import information_state_key as _information_state_key
 from .observation import observation as _observation
 from .observation import resample as _resample
 from .render import describe_action
@@ -103,6 +104,7 @@ class BTCState(SimultaneousFlatState):
         return self.phase == P_END
 
     observation = _observation
+    information_state_key = _information_state_key
     resample = _resample
 
     def action_to_string(self, action) -> str:

@@ -85,6 +85,19 @@ def observation(s, seat: int | None) -> dict:
     }
 
 
+def information_state_key(s, seat: int | None) -> tuple:
+    """What ``seat`` (``None``: a spectator) knows now, as a compact hashable tuple (for search
+    trees keyed by information sets; the contract is ``State.information_state_key``): the seat and
+    every public field the observation is built from, a face-down tile of the site as -2. The
+    layouts of the rounds not dealt yet (``decks``) are left out, so a resample has the same key."""
+    fd = s.face_down
+    site = tuple([-2 if x >= 0 and fd[q] else x for q, x in enumerate(s.site)])
+    return (seat, s.player, s.step, s.phase, s.round, s.turn, s.first, s.mayor, site, tuple(fd), tuple(s.slot_k),
+            tuple(s.slot_seat), tuple(s.architects), s.urbanist, s.taken, s.taken_k, tuple(s.city_tile),
+            tuple(s.city_height), tuple(s.inhabitants), tuple(s.energy), tuple(s.active), tuple(s.customers),
+            tuple(s.allocated))
+
+
 def resample(s, seat: int, rng) -> "object":
     """A copy of ``s`` whose hidden parts are redrawn consistently with what ``seat`` sees: the
     face-down tiles change squares among the face-down squares (their multiset is known: exactly the
@@ -107,4 +120,4 @@ def resample(s, seat: int, rng) -> "object":
     return t
 
 
-__all__ = ["observation", "resample"]
+__all__ = ["observation", "information_state_key", "resample"]

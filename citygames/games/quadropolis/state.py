@@ -22,6 +22,7 @@ from citygames.core.phases import Phase, PhaseMachine, Step
 
 from . import city, end, site
 from .constants import ALLOCATE, DECISIONS, P_END, PLACE, STEP_KEYS, TAKE
+from .observation import information_state_key as _information_state_key
 from .observation import observation as _observation
 from .observation import resample as _resample
 from .render import describe_action
@@ -101,6 +102,7 @@ class QuadropolisState(FlatState):
         return self.phase == P_END
 
     observation = _observation
+    information_state_key = _information_state_key
     resample = _resample
 
     def action_to_string(self, action) -> str:

@@ -111,6 +111,25 @@ def observation(s, seat: int | None) -> dict:
     }
 
 
+def information_state_key(s, seat: int | None) -> tuple:
+    """What ``seat`` (``None``: a spectator) knows now, as a compact hashable tuple (for search
+    trees keyed by information sets; the contract is ``State.information_state_key``): the seat and
+    every public field the observation is built from (a face-down card of the structure as -2, a
+    guild back as -3), and the Great Library's draw for its builder while it chooses. The hidden
+    parts ``resample`` redraws (decks, removed cards, guild box, unrevealed wonders, the progress box,
+    the opponent's Library draw) are left out, so a resample for ``seat`` has the same key."""
+    cards = s.c.cards
+    fu = s.face_up
+    structure = tuple([x if x < 0 or fu[i] else (-3 if cards[x].guild else -2)
+                       for i, x in enumerate(s.structure)])
+    city = s.city
+    return (seat, s.player, s.step, s.age, s.victory, s.winner, s.extra_turn, s.first_player, s.draft_pool,
+            s.wonders, s.wonder_card, structure, tuple(fu), tuple(s.coins), tuple(city[0]), tuple(city[1]),
+            tuple(s.production), s.one_of, s.fixed_price, tuple(s.chains), tuple(s.science), s.progress_tokens,
+            s.progress_board, s.pawn, s.military_tokens, tuple(s.discard_pile), s.destroy_color, s.last_taker,
+            tuple(sorted(s.library_draw)) if s.step == LIBRARY and seat == s.player else ())
+
+
 def resample(s, seat: int, rng):
     """A copy of state ``s`` with everything ``seat`` has not seen redrawn consistently (P24): the
     face-down cards of the current age (a guild back stays a guild), the cards removed from each age,
@@ -186,4 +205,4 @@ def resample(s, seat: int, rng):
     return s
 
 
-__all__ = ["observation", "resample"]
+__all__ = ["observation", "information_state_key", "resample"]

@@ -37,6 +37,7 @@ from citygames.core.phases import Phase, PhaseMachine, Step
 
 from . import ages, draft, effects, prices, science, scoring, structure, turn
 from .constants import CHOOSE_STARTER, DECISIONS, DESTROY, DRAFT, LIBRARY, MAUSOLEUM, PLAY, STEP_KEYS, TOKEN
+from .observation import information_state_key as _information_state_key
 from .observation import observation as _observation
 from .observation import resample as _resample
 from .render import describe_action
@@ -170,6 +171,7 @@ class DuelState(FlatState):
         return self.victory >= 0
 
     observation = _observation
+    information_state_key = _information_state_key
     resample = _resample
     # the tensor (also the game's part), bound here to spare a part lookup at every step
     observation_tensor = _observation_tensor

@@ -116,3 +116,39 @@ def observation(state, seat: int | None) -> dict:
         "terminal": over,
         "scores": state.scores() if over else None,
     }
+
+
+def information_state_key(state, seat: int | None) -> tuple:
+    """What ``seat`` (``None``: a spectator) knows now, as a compact hashable tuple (for search
+    trees keyed by information sets; the contract is ``State.information_state_key``): the seat and
+    every public field the observation is built from, the other seats' prestige masked until the
+    end (their tokens are face down), the seat's own Prosperity hand and the other hands' sizes, the
+    era decks' sizes. The hidden parts ``resample`` redraws (the decks' order, the tiles removed
+    unseen, the other hands, the undealt Prosperity tiles) are left out, so a resample for ``seat``
+    has the same key."""
+    n = state.n
+    over = state.phase == P_END
+    tracks = state.tracks
+    if not over:
+        tracks = tracks[:]
+        for p in range(n):
+            if p != seat:
+                tracks[p * NT + PRESTIGE] = -1
+    hands = state.hands
+    if state.prosperity:
+        hands = tuple([tuple(h) if p == seat else len(h) for p, h in enumerate(hands)])
+        lakes = tuple([tuple([tuple(x) for x in lk]) for lk in state.lakes])
+    else:
+        hands = lakes = ()
+    return (seat, state.player, state.round, state.phase, state.step, state.turn, tuple(tracks),
+            tuple(state.score_sheet) if over else (), tuple(state.plant),
+            tuple([frozenset(d.items()) for d in state.city]),       # (whatever the building order)
+            tuple([frozenset(d.items()) for d in state.cubes_on]),
+            tuple([tuple(x) for x in state.tokens]), tuple(state.tourist_host), tuple(state.tourist_slot),
+            tuple(state.tourist_used), tuple(state.initiative), tuple(state.chosen_space), tuple(state.order),
+            tuple([tuple(x) for x in state.projects]), tuple([len(d) for d in state.decks]),
+            tuple(state.plants_taken), state.highest_culture, state.pending_tile, state.pending_slot,
+            state.cubes_due, state.activations_left, state.activations_made, state.executive_started,
+            state.token_index, tuple(state.upgrades_due), state.expo_scored, state.neutral_culture,
+            hands, lakes, state.prosperity_started, state.extra_build_due, tuple(state.pending_effects),
+            state.effects_gathered)

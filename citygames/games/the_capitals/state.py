@@ -153,6 +153,7 @@ class CapitalsState(FlatState):
     ranking = scoring.ranking
     returns = scoring.returns
     score_breakdown = scoring.breakdown
+    information_state_key = observation.information_state_key   # (before the name is rebound below)
     observation = observation.observation
 
     def action_to_string(self, action) -> str:
