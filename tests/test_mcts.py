@@ -172,6 +172,71 @@ def test_search_bots_find_an_immediate_duel_victory(kind, text, outcome):
         assert make_bot(f"{kind}:iterations={budget},max_depth=3", seed).step(state, seat).id in wins
 
 
+# The Capitals, 2 players, from a greedy game (seed 3): the last round's executive phase, Green to
+# activate with 2 activations left. Of its 9 choices, 3 win the game whatever Red answers (the solver
+# below checks every line to the end); the other 6, ending activations included, lose.
+CAPITALS_LAST_ROUND = """\
+game: the_capitals players=2
+seed: 3
+round: 12
+phase: executive
+to move: green
+decision: activate
+activations: left 2 made 0
+chosen: green 4 red 3
+highest culture: green
+neutral: 11
+expo: scored
+projects: $0 - | $2 - | $4 the_villa, boardgame_factory
+deck era1: -
+removed era1: king_george_mansion, iron_foundry, market, museum_of_industry, library
+deck era2: -
+removed era2: cole_harbor, cogswell_cogs, luxury_lanes_mall, titan_of_progress, fire_department
+deck era3: harwood_heights, high_finance_square, legacy_park_homes, prescott_pharmaceuticals, bel_air_tower, stadium, belt_and_howl_labs, abl_semiconductor, penfield_health
+removed era3: executive_estates, fertilizer_plant, boing_aerospace, modern_dance_tribute, airport
+plants taken: 2:2 3:2 4:1 5:0 6:0
+tourists: green@green:2,2 red@red neutral@green:2,2
+green: money 54 culture 15 employment 1 population 1 public_service 1 progress 20 prestige -10 cubes 5 plant 3:7 space 4
+green city: hotel@0,0 city_hall@1,0 barrel_factory@1,-1 fountain@0,1 dancing_horse_statue@1,1 baker@2,2+1 hotrock_tire_factory@0,-1 garden_gnome_mfg@-1,-2 osler_general@2,1 windsor_cottages@1,2+3 royal_cinema@3,2 technotech_inc@0,2+1 nature_trails@-1,1 convention_center@3,1
+green tokens: 0,2 0,1
+green score: placement_penalties -8 loans -2 tile_effects 6 expo_employment -2 expo_public_service -4
+red: money 56 culture 12 employment 1 population 2 public_service 5 progress 31 prestige -7 cubes 19 plant 4:8 space 3
+red city: hotel@0,0 city_hall@1,0 courthouse@1,1 school_i@0,-1 bookseller@0,1+6 dillon_residences@-1,1 delight_consulting@-1,0+2 school_ii@-1,-1 public_utilities@1,-1 science_center@1,2 museum_of_history@0,2 community_center@0,-2 recycling_facility@2,2 botanical_gardens@-1,2
+red tokens: 0,2 -1,2
+red score: placement_penalties -8 loans -3 tile_effects 10 expo_employment -3 expo_unemployment -3
+"""
+
+
+def _forced_wins(state, seat):
+    """The ids of ``seat``'s actions after which ``seat`` wins against every reply (an exhaustive
+    and-or search to the end of the game; the position's remaining deck is never drawn)."""
+    def wins(s):
+        if s.is_terminal():
+            return s.returns()[seat] == 1.0
+        mover = s.players_to_move()[0]
+        outcomes = (wins(_after(s, a, mover)) for a in s.legal_actions(mover))
+        return any(outcomes) if mover == seat else all(outcomes)
+    return {a.id for a in state.legal_actions(seat) if wins(_after(state, a, seat))}
+
+
+def _after(state, action, seat):
+    nxt = state.clone()
+    nxt.apply_action(action, player=seat)
+    return nxt
+
+
+@pytest.mark.parametrize("kind", SEARCH)
+def test_search_bots_find_the_capitals_forced_last_round_choice(kind):
+    state = load_game("the_capitals", num_players=2).state_from_position(CAPITALS_LAST_ROUND)
+    seat = state.players_to_move()[0]
+    assert "round: 12\nphase: executive\n" in state.position()   # the last round: no era left to draw
+    wins = _forced_wins(state, seat)
+    assert len(state.legal_actions(seat)) == 9 and len(wins) == 3   # the position is what its comment says
+    for seed in range(3):
+        assert make_bot(f"{kind}:iterations=200", seed).step(state, seat).id in wins
+        assert make_bot(f"{kind}:iterations=200,max_depth=4", seed).step(state, seat).id in wins
+
+
 def _midgame(game_id, seed, moves, **options):
     """A state after ``moves`` random moves (every seat of a simultaneous step moves)."""
     state = load_game(game_id, **options).new_initial_state(seed)
