@@ -798,18 +798,14 @@ def _print_tournament(game: Game, done, ratings, seed: int, per_group: int) -> N
         h.add_column(col, overflow="fold")
     for col in ("W-D-L", "share (95%)", "A - B (95%)", "A ahead?"):
         h.add_column(col, justify="right", no_wrap=True)
-    order = ratings.order()
-    for x, i in enumerate(order):
-        for j in order[x + 1:]:
-            if ratings.wins[i, j] + ratings.wins[j, i] == 0:
-                continue
-            d = ratings.draws[i, j]
-            lo, hi = ratings.diff_low[i, j], ratings.diff_high[i, j]
-            h.add_row(labels[i], labels[j],
-                      f"{ratings.wins[i, j] - d / 2:.0f}-{d:.0f}-{ratings.wins[j, i] - d / 2:.0f}",
-                      f"{ratings.score[i, j]:.0%} ({100 * ratings.score_low[i, j]:.0f}-{ratings.score_high[i, j]:.0%})",
-                      f"{ratings.rating[i] - ratings.rating[j]:+.0f} ({lo:+.0f}..{hi:+.0f})",
-                      "yes" if lo > 0 else "B ahead" if hi < 0 else "undecided")
+    for i, j in ratings.pairs():
+        d = ratings.draws[i, j]
+        lo, hi = ratings.diff_low[i, j], ratings.diff_high[i, j]
+        h.add_row(labels[i], labels[j],
+                  f"{ratings.wins[i, j] - d / 2:.0f}-{d:.0f}-{ratings.wins[j, i] - d / 2:.0f}",
+                  f"{ratings.score[i, j]:.0%} ({100 * ratings.score_low[i, j]:.0f}-{ratings.score_high[i, j]:.0%})",
+                  f"{ratings.rating[i] - ratings.rating[j]:+.0f} ({lo:+.0f}..{hi:+.0f})",
+                  "yes" if lo > 0 else "B ahead" if hi < 0 else "undecided")
     console.print(h)
 
 

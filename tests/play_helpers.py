@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from citygames.core import Rng
+from citygames.core import Rng, load_game
 from citygames.core.conformance import random_move
 
 
@@ -25,6 +25,18 @@ def random_states(game, seeds, every: int = 1, rng_seed=lambda seed: seed):
                 break
             random_move(s, rng)
             k += 1
+
+
+def midgame(game_id: str, seed: int, moves: int, **options):
+    """The state of ``game_id`` (``options``), set up from ``seed``, after ``moves`` steps of seeded
+    random play (``Rng(seed)``; in a simultaneous step every seat to move acts)."""
+    state = load_game(game_id, **options).new_initial_state(seed)
+    rng = Rng(seed)
+    for _ in range(moves):
+        for seat in state.players_to_move():
+            legal = state.legal_actions(seat)
+            state.apply_action(legal[rng.randbelow(len(legal))], player=seat)
+    return state
 
 
 def explain(layout, a, b) -> str:

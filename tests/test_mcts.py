@@ -7,6 +7,7 @@ import pytest
 
 from citygames.bots import BOT_PARAMS, BOTS, ISMCTSBot, MCTSBot, make_bot, parse_bot_spec
 from citygames.core import Rng, load_game
+from play_helpers import midgame as _midgame
 
 SEARCH = ["mcts", "ismcts"]
 
@@ -236,16 +237,6 @@ def test_search_bots_find_the_capitals_forced_last_round_choice(kind):
         assert make_bot(f"{kind}:iterations=200", seed).step(state, seat).id in wins
         assert make_bot(f"{kind}:iterations=200,max_depth=4", seed).step(state, seat).id in wins
 
-
-def _midgame(game_id, seed, moves, **options):
-    """A state after ``moves`` random moves (every seat of a simultaneous step moves)."""
-    state = load_game(game_id, **options).new_initial_state(seed)
-    rng = Rng(seed)
-    for _ in range(moves):
-        for seat in state.players_to_move():
-            legal = state.legal_actions(seat)
-            state.apply_action(legal[rng.randbelow(len(legal))], player=seat)
-    return state
 
 
 GAMES = [("seven_wonders_duel", 10, {}), ("the_capitals", 12, {}), ("quadropolis", 6, {}),

@@ -22,6 +22,7 @@ import pickle
 import pytest
 
 from citygames.core import Rng, load_game
+from play_helpers import midgame as _midgame
 from citygames.core.flat import NULL_LOG
 
 CONFIGS = [
@@ -203,15 +204,6 @@ def test_every_game_gives_max_game_length():
 SEARCH_GAMES = [("seven_wonders_duel", 10, {}), ("the_capitals", 12, {"num_players": 3}), ("quadropolis", 6, {}),
                 ("between_two_cities", 2, {"num_players": 3}), ("between_two_cities", 9, {"num_players": 2})]
 
-
-def _midgame(game_id, seed, moves, **options):
-    state = load_game(game_id, **options).new_initial_state(seed)
-    rng = Rng(seed)
-    for _ in range(moves):
-        for seat in state.players_to_move():
-            legal = state.legal_actions(seat)
-            state.apply_action(legal[rng.randbelow(len(legal))], player=seat)
-    return state
 
 
 @pytest.mark.parametrize("game_id, moves, options", SEARCH_GAMES)

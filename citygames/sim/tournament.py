@@ -259,6 +259,13 @@ class Ratings:
         """Entrant indices, best rating first."""
         return sorted(range(len(self.bots)), key=lambda i: (-self.rating[i], i))
 
+    def pairs(self) -> list[tuple[int, int]]:
+        """The pairs of entrant indices ``(i, j)`` that met, the better-rated first, in rating order
+        (the head-to-head table's rows)."""
+        order = self.order()
+        return [(i, j) for x, i in enumerate(order) for j in order[x + 1:]
+                if self.wins[i, j] + self.wins[j, i] > 0]
+
 
 def rate(results: Sequence[tuple[Sequence[int], Sequence[int]]], bots: Sequence[str], bootstrap: int = 0,
          seed: int = 0, prior: float = 1.0) -> Ratings:
@@ -351,23 +358,19 @@ def summary_rows(ratings: Ratings) -> list[dict]:
     difference ``a - b`` with its 95% interval, and ``a_ahead`` (that interval excludes a tie).
     Columns ``SUMMARY_COLUMNS``; numbers rounded (ratings to 0.1 point, shares to 0.0001)."""
     rows = []
-    order = ratings.order()
-    for x, i in enumerate(order):
-        for j in order[x + 1:]:
-            if ratings.wins[i, j] + ratings.wins[j, i] == 0:
-                continue
-            d = ratings.draws[i, j]
-            pts = lambda v: round(float(v), 1)      # noqa: E731
-            share = lambda v: round(float(v), 4)    # noqa: E731
-            rows.append(dict(
-                a=ratings.bots[i], b=ratings.bots[j],
-                a_rating=pts(ratings.rating[i]), a_low=pts(ratings.low[i]), a_high=pts(ratings.high[i]),
-                b_rating=pts(ratings.rating[j]), b_low=pts(ratings.low[j]), b_high=pts(ratings.high[j]),
-                wins=float(ratings.wins[i, j] - d / 2), draws=float(d), losses=float(ratings.wins[j, i] - d / 2),
-                share=share(ratings.score[i, j]), share_low=share(ratings.score_low[i, j]),
-                share_high=share(ratings.score_high[i, j]), diff=pts(ratings.rating[i] - ratings.rating[j]),
-                diff_low=pts(ratings.diff_low[i, j]), diff_high=pts(ratings.diff_high[i, j]),
-                a_ahead=bool(ratings.diff_low[i, j] > 0)))
+    for i, j in ratings.pairs():
+        d = ratings.draws[i, j]
+        pts = lambda v: round(float(v), 1)      # noqa: E731
+        share = lambda v: round(float(v), 4)    # noqa: E731
+        rows.append(dict(
+            a=ratings.bots[i], b=ratings.bots[j],
+            a_rating=pts(ratings.rating[i]), a_low=pts(ratings.low[i]), a_high=pts(ratings.high[i]),
+            b_rating=pts(ratings.rating[j]), b_low=pts(ratings.low[j]), b_high=pts(ratings.high[j]),
+            wins=float(ratings.wins[i, j] - d / 2), draws=float(d), losses=float(ratings.wins[j, i] - d / 2),
+            share=share(ratings.score[i, j]), share_low=share(ratings.score_low[i, j]),
+            share_high=share(ratings.score_high[i, j]), diff=pts(ratings.rating[i] - ratings.rating[j]),
+            diff_low=pts(ratings.diff_low[i, j]), diff_high=pts(ratings.diff_high[i, j]),
+            a_ahead=bool(ratings.diff_low[i, j] > 0)))
     return rows
 
 
