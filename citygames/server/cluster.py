@@ -19,7 +19,8 @@ database keeps them one game:
   another worker's change to a table it holds, it applies the action when it is the next seq,
   reloads the table's rows otherwise (a gap, an undo, an action that does not apply), broadcasts
   to its own sockets and schedules its bots. Changes to one table are applied in order, under
-  the table's lock, one drain task per table.
+  the table's lock, one drain task per table. A reload whose stored rows only extend the copy
+  applies them one by one with a broadcast each, so a socket sees every seq even then.
 - **A sweep** every ``SWEEP_SECONDS`` compares the seq of the tables in memory with the database
   and reloads a table whose copy differs twice in a row: the safety net for anything a
   notification could not cover (a table loaded while its change was on the way, a listener
@@ -256,7 +257,8 @@ class Cluster:
 
     async def _drain(self, tid: str) -> None:
         """Apply the queued changes of table ``tid`` in order, under its lock, broadcasting after
-        each action (or once after a reload); then schedule its bots."""
+        each action (a reload broadcasts after each row it adds, or once after a replay); then
+        schedule its bots."""
         m = self.manager
         try:
             while True:

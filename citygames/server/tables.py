@@ -1120,13 +1120,17 @@ class TableManager:
     async def reload_table(self, table: Table) -> None:
         """Replace ``table``'s state (its lock held by the caller) by a replay of its stored rows
         and broadcast it: the catch-up of a worker whose copy fell behind another's changes (a
-        refused write, an undo elsewhere, a gap). Each connection's log restarts where the old and
+        refused write, an undo elsewhere, a gap). When the stored rows only extend this copy, the
+        new ones are applied in order with a broadcast after each, so every socket still sees every
+        seq; otherwise the rows are replayed and each connection's log restarts where the old and
         new histories part. On a database or replay error the copy is kept (logged). (Issue 16,
         part 5.)"""
         try:
             data = await self.db(self.repo.get_table, table.id)
             rows = await self.db(self.repo.actions, table.id)
             if data is None:
+                return
+            if self._catch_up(table, data, rows):
                 return
             fresh = await asyncio.get_running_loop().run_in_executor(None, rebuild, data, rows)
         except Exception:
@@ -1149,6 +1153,26 @@ class TableManager:
         for conn in table.conns:
             conn.log_pos = min(conn.log_pos, keep)
         self.broadcast(table)
+
+    def _catch_up(self, table: Table, data: TableData, rows: list[tuple[int, int, int]]) -> bool:
+        """Apply to ``table`` (its lock held) the stored ``rows`` past its seq, broadcasting after
+        each, when the rows before them are this copy's history, taking ``data`` (the stored table
+        row: status, seats) with the last. Returns ``False`` when the histories part, when there is
+        nothing to add, or when a row does not apply (the caller then replays every row)."""
+        hist, seats, n = table.state.history, table.action_seats, table.seq
+        if len(rows) <= n:
+            return False
+        for (_, seat, action), mine, mine_seat in zip(rows, hist, seats):
+            if seat != mine_seat or (mine != action and not (isinstance(mine, (list, tuple))
+                                                             and list(mine) == [seat, action])):
+                return False
+        for i, (_, seat, action) in enumerate(rows[n:], start=n):
+            if i == len(rows) - 1:   # the stored row's status and seats come with the last state
+                table.data = data
+            if not self.apply_remote(table, seat, action):
+                return False   # a row that does not apply: the caller's replay says why
+            self.broadcast(table)
+        return True
 
     def _mark_finished(self, table: Table, result: dict) -> None:
         from .db import now
