@@ -173,6 +173,19 @@ def test_search_bots_find_an_immediate_duel_victory(kind, text, outcome):
         assert make_bot(f"{kind}:iterations={budget},max_depth=3", seed).step(state, seat).id in wins
 
 
+@pytest.mark.parametrize("kind", SEARCH)
+def test_the_root_prior_starts_the_search_from_the_greedy_look_ahead(kind):
+    """``prior``: each root action starts with virtual visits worth its one-step cut-off value, so
+    with a single iteration the search already plays the action that wins at once (every other
+    action's value is a cut-off's, below a real win's)."""
+    state = _duel(MILITARY)
+    seat = state.players_to_move()[0]
+    wins = _winning(state, seat)
+    for seed in range(3):
+        bot = make_bot(f"{kind}:iterations=1,max_depth=3,prior=50", seed)
+        assert bot.step(state, seat).id in wins and bot.prior == 50
+
+
 # The Capitals, 2 players, from a greedy game (seed 3): the last round's executive phase, Green to
 # activate with 2 activations left. Of its 9 choices, 3 win the game whatever Red answers (the solver
 # below checks every line to the end); the other 6, ending activations included, lose.
@@ -296,8 +309,8 @@ def test_search_bots_read_the_real_state_only_through_resample(kind, game_id, mo
     state = _midgame(game_id, 5, moves, **options)
     for seat in state.players_to_move():
         wrapped = _OnlyWhatTheSeatMayRead(state, seat)
-        assert make_bot(f"{kind}:iterations=10,max_depth=4", 3).step(wrapped, seat) == \
-            make_bot(f"{kind}:iterations=10,max_depth=4", 3).step(state, seat)
+        for spec in (f"{kind}:iterations=10,max_depth=4", f"{kind}:iterations=10,max_depth=4,prior=5"):
+            assert make_bot(spec, 3).step(wrapped, seat) == make_bot(spec, 3).step(state, seat)
 
 
 @pytest.mark.parametrize("text", [MILITARY, SCIENCE, MAUSOLEUM])
@@ -325,7 +338,8 @@ def test_make_bot_reads_specs_with_parameters():
     assert make_bot("mcts", 0).iterations == 1000
     assert parse_bot_spec("greedy") == ("greedy", {})
     assert BOTS["mcts"] is MCTSBot and BOTS["ismcts"] is ISMCTSBot
-    assert set(BOT_PARAMS["mcts"]) == {"iterations", "seconds", "c", "rollout", "max_depth", "temperature", "workers"}
+    assert set(BOT_PARAMS["mcts"]) == {"iterations", "seconds", "c", "rollout", "max_depth", "temperature", "workers",
+                                      "prior"}
     assert set(BOT_PARAMS["ismcts"]) == set(BOT_PARAMS["mcts"]) | {"key"}
     bot = make_bot("ismcts:iterations=50,key=infoset,temperature=2", 3)
     assert (bot.key, bot.temperature, bot.iterations) == ("infoset", 2.0, 50)
@@ -338,7 +352,7 @@ def test_make_bot_reads_specs_with_parameters():
     ("ismcts:", "nothing after ':'"),
     ("ismcts:iterations", "'iterations' is not key=value"),
     ("ismcts:=3", "'=3' is not key=value"),
-    ("ismcts:depth=3", "ismcts has no parameter 'depth' \\(parameters: iterations, seconds, c, rollout, max_depth, temperature, workers, key\\)"),
+    ("ismcts:depth=3", "ismcts has no parameter 'depth' \\(parameters: iterations, seconds, c, rollout, max_depth, temperature, workers, prior, key\\)"),
     ("mcts:key=infoset", "mcts has no parameter 'key'"),
     ("ismcts:key=state", "key must be one of path, infoset"),
     ("ismcts:temperature=-1", "temperature must be >= 0"),
@@ -353,6 +367,7 @@ def test_make_bot_reads_specs_with_parameters():
     ("mcts:rollout=smart", "rollout must be one of random, greedy"),
     ("mcts:max_depth=-2", "max_depth must be >= 0"),
     ("ismcts:workers=0", "workers must be >= 1"),
+    ("ismcts:prior=-5", "prior must be >= 0"),
     ("hard:iterations=3", "hard has no parameter 'iterations' \\(parameters: none\\)"),
 ])
 def test_bad_bot_specs_are_refused_with_a_clear_message(spec, message):
@@ -428,9 +443,9 @@ def test_levels_are_ismcts_with_growing_budgets_that_find_a_win():
         assert level_params("hard", game_id)["seconds"] < 2    # "hard answers within 2 s"
     state = _midgame("the_capitals", 3, 12)
     seat = state.players_to_move()[0]
-    bot = make_bot("medium", 4)
-    assert bot.step(state, seat) == make_bot(level_spec("medium", "the_capitals"), 4).step(state, seat)
-    assert bot.last_iterations == level_params("medium", "the_capitals")["iterations"]
+    bot = make_bot("easy", 4)   # easy: 50 iterations take milliseconds, far from its time cap on a busy machine
+    assert bot.step(state, seat) == make_bot(level_spec("easy", "the_capitals"), 4).step(state, seat)
+    assert bot.last_iterations == level_params("easy", "the_capitals")["iterations"]
     win = _duel(MILITARY)
     s = win.players_to_move()[0]
     assert make_bot("easy", 0).step(win, s).id in _winning(win, s)

@@ -106,6 +106,10 @@ class MCTSBot(Bot):
             default ``CUTOFF_TEMPERATURE`` = 5); 0: only the order of the evaluations counts.
         workers: root parallelism: independent trees searched in this many processes, each with
             the whole budget (module docstring); default 1 (one tree, in this process).
+        prior: virtual visits given to each root action before the search, each worth the
+            cut-off's value of the position one action on (the greedy bot's look-ahead, scored as a
+            cut-off): the search starts from greedy's opinion and needs evidence to leave it;
+            default 0 (off). Counted in the visits that choose the move.
 
     Raises:
         ValueError: a budget or parameter out of range, an unknown rollout.
@@ -117,7 +121,7 @@ class MCTSBot(Bot):
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  c: float = 1.4, rollout: str = "random", max_depth: int | None = None,
-                 temperature: float = CUTOFF_TEMPERATURE, workers: int = 1):
+                 temperature: float = CUTOFF_TEMPERATURE, workers: int = 1, prior: int = 0):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = 1000
@@ -137,6 +141,8 @@ class MCTSBot(Bot):
             raise ValueError(f"{self.name}: temperature must be >= 0, got {temperature}")
         if int(workers) < 1:
             raise ValueError(f"{self.name}: workers must be >= 1, got {workers}")
+        if int(prior) < 0:
+            raise ValueError(f"{self.name}: prior must be >= 0, got {prior}")
         self.iterations = int(iterations) if iterations else None
         self.seconds = float(seconds) if seconds is not None else None
         self.c = float(c)
@@ -144,6 +150,7 @@ class MCTSBot(Bot):
         self.max_depth = int(max_depth) if max_depth else None
         self.temperature = float(temperature)
         self.workers = int(workers)
+        self.prior = int(prior)
         #: iterations run by the last ``step`` (for speed reports)
         self.last_iterations = 0
 
@@ -199,7 +206,7 @@ class MCTSBot(Bot):
     def _tree_params(self) -> dict:
         """The constructor parameters of one root-parallel tree (all but ``seed`` and ``workers``)."""
         return dict(iterations=self.iterations, seconds=self.seconds, c=self.c, rollout=self.rollout,
-                    max_depth=self.max_depth, temperature=self.temperature)
+                    max_depth=self.max_depth, temperature=self.temperature, prior=self.prior)
 
     # --- search -----------------------------------------------------------------------
     def _determinize(self, state: State, player: int) -> State:
@@ -225,7 +232,7 @@ class MCTSBot(Bot):
         limit = self.iterations
         fixed = None if self.per_iteration_determinization else self._determinize(state, player)
         done = 0
-        root_key = None
+        root_key = self._seed_root(tree, state, player) if self.prior else None
         while True:
             if limit is not None and done >= limit:
                 break
@@ -279,6 +286,20 @@ class MCTSBot(Bot):
             done += 1
         self.last_iterations = done
         return tree.get(root_key, {})
+
+    def _seed_root(self, tree: dict, state: State, player: int) -> tuple:
+        """Give every root action ``prior`` virtual visits worth the cut-off value (for ``player``)
+        of one determinization one action on; returns the root's key."""
+        det = self._determinize(state, player)
+        key = self._key(player, [], det)
+        node = tree[key] = {}
+        for a in det.legal_actions(player):
+            nxt = det.search_clone()
+            nxt.apply_legal(a, player)
+            st = node[a.id] = _Stats()
+            st.n = self.prior
+            st.w = self.prior * _cutoff_values(nxt, self.temperature)[player]
+        return key
 
     def _simulate(self, det: State, depth: int) -> list[float]:
         """Play ``det`` on with the rollout policy; per-seat utilities in [0, 1]."""
@@ -400,8 +421,8 @@ class ISMCTSBot(MCTSBot):
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  c: float = 1.4, rollout: str = "random", max_depth: int | None = None,
-                 temperature: float = CUTOFF_TEMPERATURE, workers: int = 1, key: str = "path"):
-        super().__init__(seed, iterations, seconds, c, rollout, max_depth, temperature, workers)
+                 temperature: float = CUTOFF_TEMPERATURE, workers: int = 1, key: str = "path", prior: int = 0):
+        super().__init__(seed, iterations, seconds, c, rollout, max_depth, temperature, workers, prior)
         if key not in KEYS:
             raise ValueError(f"{self.name}: key must be one of {', '.join(KEYS)}, got {key!r}")
         self.key = key
@@ -419,7 +440,7 @@ class ISMCTSBot(MCTSBot):
 
 #: the parameters a spec may give (``make_bot("ismcts:iterations=200,c=1.4")``) and their types
 PARAMS = {"iterations": int, "seconds": float, "c": float, "rollout": str, "max_depth": int, "temperature": float,
-          "workers": int}
+          "workers": int, "prior": int}
 #: ``ismcts`` also takes ``key`` (``"path"`` or ``"infoset"``, ``ISMCTSBot``)
 ISMCTS_PARAMS = dict(PARAMS, key=str)
 
