@@ -232,7 +232,9 @@ class MCTSBot(Bot):
         limit = self.iterations
         fixed = None if self.per_iteration_determinization else self._determinize(state, player)
         done = 0
-        root_key = self._seed_root(tree, state, player) if self.prior else None
+        root_key = None
+        if self.prior:   # on the search's own determinization when it keeps one (MCTS)
+            root_key = self._seed_root(tree, fixed if fixed is not None else self._determinize(state, player), player)
         while True:
             if limit is not None and done >= limit:
                 break
@@ -287,10 +289,9 @@ class MCTSBot(Bot):
         self.last_iterations = done
         return tree.get(root_key, {})
 
-    def _seed_root(self, tree: dict, state: State, player: int) -> tuple:
+    def _seed_root(self, tree: dict, det: State, player: int) -> tuple:
         """Give every root action ``prior`` virtual visits worth the cut-off value (for ``player``)
-        of one determinization one action on; returns the root's key."""
-        det = self._determinize(state, player)
+        of the determinization ``det`` (left as it is) one action on; returns the root's key."""
         key = self._key(player, [], det)
         node = tree[key] = {}
         for a in det.legal_actions(player):
