@@ -251,7 +251,6 @@ def test_search_bots_find_the_capitals_forced_last_round_choice(kind):
         assert make_bot(f"{kind}:iterations=200,max_depth=4", seed).step(state, seat).id in wins
 
 
-
 GAMES = [("seven_wonders_duel", 10, {}), ("the_capitals", 12, {}), ("quadropolis", 6, {}),
          ("between_two_cities", 2, {"num_players": 3})]
 

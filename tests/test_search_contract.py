@@ -22,8 +22,9 @@ import pickle
 import pytest
 
 from citygames.core import Rng, load_game
-from play_helpers import midgame as _midgame
 from citygames.core.flat import NULL_LOG
+
+from play_helpers import midgame as _midgame
 
 CONFIGS = [
     ("seven_wonders_duel", {}),
@@ -203,7 +204,6 @@ def test_every_game_gives_max_game_length():
 # --- IS-MCTS with information-state keys (ISMCTSBot(key="infoset")) ------------------------------------
 SEARCH_GAMES = [("seven_wonders_duel", 10, {}), ("the_capitals", 12, {"num_players": 3}), ("quadropolis", 6, {}),
                 ("between_two_cities", 2, {"num_players": 3}), ("between_two_cities", 9, {"num_players": 2})]
-
 
 
 @pytest.mark.parametrize("game_id, moves, options", SEARCH_GAMES)

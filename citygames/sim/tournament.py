@@ -358,10 +358,10 @@ def summary_rows(ratings: Ratings) -> list[dict]:
     difference ``a - b`` with its 95% interval, and ``a_ahead`` (that interval excludes a tie).
     Columns ``SUMMARY_COLUMNS``; numbers rounded (ratings to 0.1 point, shares to 0.0001)."""
     rows = []
+    pts = lambda v: round(float(v), 1)      # noqa: E731
+    share = lambda v: round(float(v), 4)    # noqa: E731
     for i, j in ratings.pairs():
         d = ratings.draws[i, j]
-        pts = lambda v: round(float(v), 1)      # noqa: E731
-        share = lambda v: round(float(v), 4)    # noqa: E731
         rows.append(dict(
             a=ratings.bots[i], b=ratings.bots[j],
             a_rating=pts(ratings.rating[i]), a_low=pts(ratings.low[i]), a_high=pts(ratings.high[i]),
