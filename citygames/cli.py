@@ -681,6 +681,10 @@ def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, part_games
 @click.option("--players", "-p", type=int, help="number of seats (game option num_players)")
 @click.option("--seed", type=int, default=0, show_default=True, help="same seed, same games, same file")
 @click.option("--out", type=click.Path(dir_okay=False), help="CSV file, one row per game, written as games finish")
+@click.option("--resume", is_flag=True,
+              help="continue or extend the run in --out: the games already in it (same bots in the same order, "
+                   "game options and seed; with as many bots as seats, --games may be larger) are reused, only the "
+                   "missing ones are played, and the file ends as a fresh run would write it (no file: a fresh run)")
 @click.option("--plot", type=click.Path(dir_okay=False),
               help="PNG plot of the ratings with their 95% intervals (and rating against budget when one search "
                    "bot is entered at several iterations= or seconds=)")
@@ -693,7 +697,7 @@ def simulate(ctx, game_id, players, n_games, bots, seed, out, resume, part_games
                    "interval)")
 @click.option("--no-progress", is_flag=True, help="no progress bar")
 @click.pass_context
-def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, summary, workers, bootstrap,
+def tournament(ctx, game_id, bots, n_games, players, seed, out, resume, plot, summary, workers, bootstrap,
                no_progress) -> None:
     """Round-robin tournament between bots on GAME: ratings with 95% intervals and a head-to-head table.
 
@@ -709,13 +713,18 @@ def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, summary, w
     excludes a tie. --plot adds a budget-vs-rating panel when one search bot is entered at several
     budgets (ismcts:iterations=100,ismcts:iterations=400).
 
+    --resume continues an interrupted run, or extends one to more --games, from its --out file:
+    the games already there are not played again.
+
     Extra --name[=value] arguments are game options.
     """
     from pathlib import Path
 
     from rich.console import Console
 
-    from citygames.sim.tournament import plot_ratings, rate, run_tournament, split_bot_list, write_summary
+    from citygames.sim.backends import RunInterrupted
+    from citygames.sim.tournament import (ResumeError, plot_ratings, rate, resume_games, run_tournament,
+                                          schedule, split_bot_list, write_summary)
     game = load_cli_game(game_id, players, ctx.args)
     specs = split_bot_list(bots)
     if len(specs) < 2:
@@ -731,6 +740,8 @@ def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, summary, w
                                  f"seat equally), got {n_games}", param_hint="--games")
     if out is not None and not out.lower().endswith(".csv"):
         raise click.BadParameter(f"must end in .csv, got {out!r}", param_hint="--out")
+    if resume and out is None:
+        raise click.BadParameter("--resume needs --out (the CSV of the run to continue)", param_hint="--resume")
     if plot is not None and not plot.lower().endswith(".png"):
         raise click.BadParameter(f"must end in .png, got {plot!r}", param_hint="--plot")
     if summary is not None and not summary.lower().endswith(".csv"):
@@ -741,13 +752,29 @@ def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, summary, w
             raise click.BadParameter(f"no folder {str(Path(path).parent)!r} to write {path!r} in", param_hint=hint)
     if len({str(Path(p).resolve()) for p, _ in paths}) < len(paths):
         raise click.BadParameter("--out, --plot and --summary must be different files")
+    reuse = None
+    if resume:        # before any game and before the file is touched: a refused file stays as it is
+        try:
+            reuse = resume_games(out, specs, seats, n_games, seed)
+        except ResumeError as exc:
+            raise click.BadParameter(f"{exc} (the file is left as it is)", param_hint="--resume") from None
+        except OSError as exc:
+            raise click.ClickException(f"cannot read {out}: {exc}") from None
+        total = sum(p.games for p in schedule(len(specs), seats, n_games, seed))
+        click.echo(f"Resuming {out}: {len(reuse)} of {total} games reused, {total - len(reuse)} to play."
+                   if Path(out).exists() else f"No {out} yet: {total} games to play.")
     try:
         done = run_tournament(game_id, game.options, specs, n_games, seed=seed,
                               workers=workers or os.cpu_count() or 1, out=out, progress=not no_progress,
-                              console=Console(stderr=True))
+                              console=Console(stderr=True), reuse=reuse)
     except OSError as exc:
         raise click.ClickException(f"cannot write {out}: {exc}") from None
-    except RuntimeError as exc:   # a game failed, or a worker process died
+    except (KeyboardInterrupt, RunInterrupted) as exc:
+        why = "interrupted (Ctrl-C)" if isinstance(exc, KeyboardInterrupt) else str(exc)
+        click.echo(f"Stopped: {why}." + (f" The games written so far are in {out}: run the same command "
+                                         f"with --resume to play the others." if out else ""), err=True)
+        ctx.exit(130)
+    except RuntimeError as exc:   # a game failed
         raise click.ClickException(str(exc)) from None
     ratings = rate(done.games, done.labels, bootstrap=bootstrap, seed=seed)
     _print_tournament(game, done, ratings, seed, n_games)
@@ -763,7 +790,8 @@ def tournament(ctx, game_id, bots, n_games, players, seed, out, plot, summary, w
         except OSError as exc:
             raise click.ClickException(f"cannot write {summary}: {exc}") from None
     if out:
-        click.echo(f"Wrote {len(done.games)} games to {out}")
+        click.echo(f"Wrote {len(done.games)} games to {out}"
+                   + (f" ({done.reused} reused, {len(done.games) - done.reused} played)" if resume else ""))
     if plot:
         click.echo(f"Wrote the plot to {plot}")
     if summary:

@@ -1,6 +1,7 @@
 """The tournament: the schedule (seats rotated equally), the Bradley–Terry rating function and its
-intervals on synthetic results, seeding by entrant (no mirrored self-play), streaming, the budget
-curve, and the ``citygames tournament`` command on a fast game (7 Wonders Duel)."""
+intervals on synthetic results, seeding by entrant (no mirrored self-play), streaming, continuing and
+extending a run (``--resume``), the budget curve, and the ``citygames tournament`` command on a fast
+game (7 Wonders Duel)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,8 @@ import pytest
 from click.testing import CliRunner
 
 from citygames.cli import main
-from citygames.sim.tournament import (budget_series, entrant_labels, pairwise, plot_ratings, rate,
+from citygames.sim import backends
+from citygames.sim.tournament import (budget_series, entrant_labels, pairwise, plot_ratings, rate, resume_games,
                                       rotations, run_tournament, schedule, split_bot_list, summary_rows,
                                       wilson)
 
@@ -223,6 +225,7 @@ def test_the_plot_gets_a_budget_panel_with_several_budgets(tmp_path):
     ["--bots", "random,greedy", "--summary", "x.txt"],
     ["--bots", "random,greedy", "--plot", "no/such/folder/x.png"],
     ["--bots", "random,greedy", "--out", "x.csv", "--summary", "x.csv"],
+    ["--bots", "random,greedy", "--resume"],          # nothing to resume without --out
 ])
 def test_bad_options_exit_2(args):
     res = CliRunner().invoke(main, ["tournament", "seven_wonders_duel", "--no-progress", *args])
@@ -241,3 +244,96 @@ def test_more_seats_than_bots_seats_a_field(tmp_path):
     assert lineups == Counter({("greedy", "random", "random"): 1, ("random", "random", "greedy"): 1,
                                ("random", "greedy", "random"): 1, ("random", "greedy", "greedy"): 1,
                                ("greedy", "greedy", "random"): 1, ("greedy", "random", "greedy"): 1})
+
+
+# --- --resume --------------------------------------------------------------------------------------
+def _tournament(out, games, *extra, bots="random,greedy"):
+    """``citygames tournament seven_wonders_duel`` (seed 1, one worker: games run in this process)."""
+    return CliRunner().invoke(main, ["tournament", "seven_wonders_duel", "--bots", bots, "--games", str(games),
+                                     "--seed", "1", "--workers", "1", "--no-progress", "--out", str(out), *extra])
+
+
+@pytest.fixture
+def played(monkeypatch):
+    """The games actually played, as ``(state seed, bots per seat)``: every game goes through
+    ``runner.run_one`` in the worker, here this process."""
+    calls = []
+
+    def spy(game_id, options, bots, index, seed, *args):
+        calls.append((seed + index, tuple(bots)))
+        return run_one(game_id, options, bots, index, seed, *args)
+    run_one = backends.run_one
+    monkeypatch.setattr(backends, "run_one", spy)
+    return calls
+
+
+def test_resume_extends_a_run_to_the_file_of_a_fresh_run_playing_only_the_missing_games(tmp_path, played):
+    fresh, grown = tmp_path / "fresh.csv", tmp_path / "grown.csv"
+    assert _tournament(fresh, 8).exit_code == 0
+    played.clear()
+    res = _tournament(grown, 4, "--resume")               # no file yet: a fresh run
+    assert res.exit_code == 0, res.output
+    assert f"No {grown} yet: 4 games to play." in res.output and len(played) == 4
+    played.clear()
+    res = _tournament(grown, 8, "--resume")
+    assert res.exit_code == 0, res.output
+    assert f"Resuming {grown}: 4 of 8 games reused, 4 to play." in res.output
+    assert f"Wrote 8 games to {grown} (4 reused, 4 played)" in res.output
+    # only deals 3 and 4 of each seat order were played; deals 1 and 2 came from the file
+    assert sorted(played) == [(3, ("greedy", "random")), (3, ("random", "greedy")),
+                              (4, ("greedy", "random")), (4, ("random", "greedy"))]
+    assert grown.read_bytes() == fresh.read_bytes()
+    played.clear()
+    res = _tournament(grown, 8, "--resume")                 # complete: nothing to play, file unchanged
+    assert res.exit_code == 0 and "8 of 8 games reused, 0 to play" in res.output and played == []
+    assert grown.read_bytes() == fresh.read_bytes()
+
+
+def test_resume_completes_an_interrupted_run(tmp_path, played):
+    fresh, cut = tmp_path / "fresh.csv", tmp_path / "cut.csv"
+    bots = "random,greedy,random"                           # three groups (pairs)
+    assert _tournament(fresh, 4, bots=bots).exit_code == 0
+    lines = fresh.read_bytes().splitlines(keepends=True)
+    cut.write_bytes(b"".join(lines[:1 + 5]))               # the header and the first 5 of 12 games
+    played.clear()
+    res = _tournament(cut, 4, "--resume", bots=bots)
+    assert res.exit_code == 0, res.output
+    assert "5 of 12 games reused, 7 to play" in res.output and len(played) == 7
+    assert cut.read_bytes() == fresh.read_bytes()
+
+
+@pytest.mark.parametrize("bots, seed, why", [
+    # other bots: no row is a game of random against mcts
+    ("random,mcts", "1", "4 of its 4 rows are not games of this tournament: 4 have a lineup"),
+    # another seed: deals 2 and 3 instead of 1 and 2, so the rows of deal 1 are no game of it
+    ("random,greedy", "2", "2 of its 4 rows are not games of this tournament: 2 play deals"),
+    # the same labels and deals, but each bot is seeded by its place in --bots: other games
+    ("greedy,random", "1", "in another order"),
+])
+def test_resume_refuses_a_file_of_another_tournament_and_leaves_it(tmp_path, bots, seed, why):
+    out = tmp_path / "t.csv"
+    assert _tournament(out, 4).exit_code == 0
+    before = out.read_bytes()
+    res = _tournament(out, 4, "--resume", "--seed", seed, bots=bots)
+    assert res.exit_code == 2, res.output
+    assert why in res.output.replace("\n", " ")
+    assert out.read_bytes() == before and list(tmp_path.iterdir()) == [out]
+
+
+def test_an_interrupted_resume_keeps_every_row_it_had_and_played(tmp_path):
+    fresh, out = tmp_path / "fresh.csv", tmp_path / "t.csv"
+    run_tournament("seven_wonders_duel", {}, ["random", "greedy"], 8, seed=1, out=fresh)
+    run_tournament("seven_wonders_duel", {}, ["random", "greedy"], 4, seed=1, out=out)
+
+    def stop(result):
+        if result.index == 2:                               # the first game played (0 and 1 are reused)
+            raise KeyboardInterrupt                         # as Ctrl-C would
+    reuse = resume_games(out, ["random", "greedy"], 2, 8, seed=1)
+    assert sorted(reuse) == [0, 1, 4, 5]                   # deals 1 and 2 of each seat order, re-indexed
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament("seven_wonders_duel", {}, ["random", "greedy"], 8, seed=1, out=out, on_game=stop,
+                       reuse=reuse)
+    kept = resume_games(out, ["random", "greedy"], 2, 8, seed=1)
+    assert {0, 1, 2, 4, 5} <= set(kept)                    # the reused rows and at least the game played
+    done = run_tournament("seven_wonders_duel", {}, ["random", "greedy"], 8, seed=1, out=out, reuse=kept)
+    assert done.reused == len(kept) and out.read_bytes() == fresh.read_bytes()

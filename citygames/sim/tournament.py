@@ -15,13 +15,18 @@ bridge), so the luck of the deal cancels between the seats. The bots are seeded 
 seat (``runner.entrant_seeds``), so a bot playing a copy of itself does not replay a deal mirrored.
 
 Games are played by the simulation machinery (``backends.LocalBackend`` running ``runner.run_one``),
-one run per seating, and streamed to a CSV file in game order. Ratings (``bradley_terry``) come from
-the pairwise results inside each game: for two seats held by different bots, the better rank wins
-and an equal rank is a draw (half a win each). Source: Bradley & Terry (1952); the fit is the
-maximum-likelihood one with one virtual draw per pair (BayesElo's prior), on the Elo scale
-(400 / ln 10 points per logit). The 95% intervals are Wald intervals from the observed information of
-that penalised likelihood (``rate``), or, on request, a seeded bootstrap over games (Efron
-percentile intervals). The head-to-head share of wins of each pair gets a Wilson interval (``wilson``).
+one run per seating, and streamed to a CSV file in game order. A game is fully determined by its
+state seed and its lineup (entrant per seat), so a run can be continued or extended (``--games``
+raised) from its CSV: ``resume_games`` reads back the rows that are games of the new schedule and
+``run_tournament`` plays only the others, writing the same file as a fresh run.
+
+Ratings (``bradley_terry``) come from the pairwise results inside each game: for two seats held by
+different bots, the better rank wins and an equal rank is a draw (half a win each). Source: Bradley &
+Terry (1952); the fit is the maximum-likelihood one with one virtual draw per pair (BayesElo's
+prior), on the Elo scale (400 / ln 10 points per logit). The 95% intervals are Wald intervals from
+the observed information of that penalised likelihood (``rate``), or, on request, a seeded bootstrap
+over games (Efron percentile intervals). The head-to-head share of wins of each pair gets a Wilson
+interval (``wilson``).
 """
 
 from __future__ import annotations
@@ -29,6 +34,7 @@ from __future__ import annotations
 import csv
 import itertools
 import math
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Callable, Iterable, Sequence
@@ -394,8 +400,10 @@ class TournamentResult:
     Attributes:
         labels: entrant labels; specs: the bot spec of each entrant (what ``make_bot`` got).
         games: per game in index order, ``(entrant per seat, rank per seat)``.
-        results: the ``GameResult`` of each game (its ``index`` is the tournament index).
+        results: the ``GameResult`` of each game (its ``index`` is the tournament index); a game
+            reused from a CSV holds only what the CSV does (``read_games``).
         seat_counts: ``(entrants, seats)`` games each entrant played in each seat.
+        reused: how many of the games were reused (``run_tournament``'s ``reuse``), not played.
     """
 
     labels: list[str]
@@ -403,6 +411,7 @@ class TournamentResult:
     games: list = field(default_factory=list)
     results: list = field(default_factory=list)
     seat_counts: np.ndarray | None = None
+    reused: int = 0
 
 
 def csv_header(seats: int) -> list[str]:
@@ -412,9 +421,190 @@ def csv_header(seats: int) -> list[str]:
             + [f"rank_{s}" for s in range(seats)] + ["winner", "winner_bot"])
 
 
+def _row(r: GameResult) -> list:
+    """The CSV row (``csv_header``) of a game whose ``bots`` are entrant labels."""
+    return [r.index, r.seed, *r.bots, *r.scores, *r.ranks, r.winner, r.bots[r.winner] if r.winner >= 0 else ""]
+
+
+def _write_rows(path: str | Path, seats: int, results: Iterable[GameResult]) -> None:
+    """Write a whole tournament CSV to ``path`` through a file beside it, renamed over ``path`` at
+    the end: an interruption leaves ``path`` as it was. Raises ``OSError``."""
+    path = Path(path)
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        with open(tmp, "w", newline="") as fh:
+            w = csv.writer(fh)
+            w.writerow(csv_header(seats))
+            w.writerows(_row(r) for r in results)
+        os.replace(tmp, path)
+    finally:
+        tmp.unlink(missing_ok=True)
+
+
+class ResumeError(ValueError):
+    """A tournament CSV cannot be continued: not a tournament CSV for this number of seats, a
+    malformed row, or rows that are not games of the tournament asked for (``resume_games``)."""
+
+
+def _number(text: str) -> int | float:
+    """A score as written (``"12"`` -> 12, ``"12.5"`` -> 12.5); ``ValueError`` otherwise."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def read_games(path: str | Path, seats: int) -> list[GameResult]:
+    """The games of a tournament CSV (``csv_header(seats)``), one per row in file order.
+
+    Each is a ``GameResult`` with what the row holds: ``index`` (the ``game`` column), ``seed``,
+    ``bots`` (entrant labels), ``scores``, ``ranks`` and ``winner``; ``returns`` is empty and
+    ``actions`` 0 (the CSV does not keep them). An empty file (interrupted before its header was
+    written) has no games.
+
+    Raises:
+        OSError: the file cannot be read.
+        ResumeError: another header (another number of seats, or not a tournament CSV), or a
+            malformed row (wrong number of fields, a number that is not one, ranks or winner out of
+            range, ``winner_bot`` not the winner's label), naming its line.
+    """
+    header = csv_header(seats)
+    with open(path, newline="") as fh:
+        rows = csv.reader(fh)
+        first = next(rows, None)
+        if first is None:
+            return []
+        if first != header:
+            raise ResumeError(f"{path} is not a tournament CSV for {seats} seats: its columns are "
+                              f"{','.join(first)}, expected {','.join(header)}")
+        out = []
+        for row in rows:
+            where = f"{path}, line {rows.line_num}"
+            if len(row) != len(header):
+                raise ResumeError(f"{where}: {len(row)} fields, expected {len(header)}")
+            bots = tuple(row[2:2 + seats])
+            try:
+                index, seed = int(row[0]), int(row[1])
+                scores = tuple(_number(x) for x in row[2 + seats:2 + 2 * seats])
+                ranks = tuple(int(x) for x in row[2 + 2 * seats:2 + 3 * seats])
+                winner = int(row[-2])
+            except ValueError as exc:
+                raise ResumeError(f"{where}: {exc}") from None
+            if index < 0 or not all(1 <= x <= seats for x in ranks) or not -1 <= winner < seats:
+                raise ResumeError(f"{where}: game, ranks or winner out of range")
+            if row[-1] != (bots[winner] if winner >= 0 else ""):
+                raise ResumeError(f"{where}: winner_bot {row[-1]!r} is not the label of seat {winner}")
+            out.append(GameResult(index, seed, bots, scores, ranks, (), winner, 0))
+    return out
+
+
+def resume_games(path: str | Path, specs: Sequence[str], seats: int, games: int,
+                 seed: int = 0) -> dict[int, GameResult]:
+    """The games of the tournament ``specs``/``games``/``seed`` (``schedule``) already in its CSV
+    ``path``, to pass to ``run_tournament`` as ``reuse``: a row is a scheduled game when its ``seed``
+    is the game's state seed and its ``bot_<s>`` labels are the game's lineup (``entrant_labels``).
+
+    Rows are matched whatever their ``game`` column and order, so the file of a run with fewer
+    ``games`` (extended) or an interrupted one both qualify. With one group of bots (two bots in two
+    seats, or as many bots as seats) every game of a run is a game of the same run with more games;
+    with several groups it is not, as a group's deals start at ``seed + group x games per rotation``.
+    The rows' ``game`` columns must fit one schedule of the entrants in this order: each bot is
+    seeded by its place in ``specs`` (``runner.entrant_seeds``), so the same labels in another order
+    play other games from the same seeds.
+
+    Args:
+        path: the CSV (``run_tournament``'s ``out``); missing: no games.
+        specs, seats, games, seed: the tournament to continue (as ``run_tournament``'s).
+
+    Returns:
+        ``{tournament index: GameResult}`` (``read_games``, ``index`` set to the game's index in
+        this schedule); empty when ``path`` does not exist or holds no row.
+
+    Raises:
+        OSError: the file cannot be read.
+        ResumeError: ``read_games``' errors; rows that are no game of this tournament (how many and
+            why: a lineup it does not seat, or deals it does not give that lineup); two rows of the
+            same game; or ``game`` columns that fit no schedule of the bots in this order.
+        ValueError: a bad ``games`` or too few bots or seats (``schedule``).
+    """
+    plan = schedule(len(specs), seats, games, seed)
+    if not Path(path).exists():
+        return {}
+    rows = read_games(path, seats)
+    labels = entrant_labels(specs)
+    where: dict[tuple, tuple[int, int]] = {}           # (state seed, lineup labels) -> (index, seating)
+    lineups = set()
+    for q, p in enumerate(plan):
+        lineup = tuple(labels[i] for i in p.lineup)
+        lineups.add(lineup)
+        for k in range(p.games):
+            where[(p.deal_seed + k, lineup)] = (p.first_index + k, q)
+    found: dict[int, GameResult] = {}
+    read: dict[int, tuple[GameResult, int]] = {}        # index -> (the row as read, its seating)
+    line: dict[int, int] = {}
+    other_bots, other_deals = [], []
+    for n, r in enumerate(rows, start=2):                # line 1 is the header
+        at = where.get((r.seed, r.bots))
+        if at is None:
+            (other_deals if r.bots in lineups else other_bots).append((n, r))
+            continue
+        index, q = at
+        if index in found:
+            raise ResumeError(f"{path}: lines {line[index]} and {n} are the same game "
+                              f"(seed {r.seed}, {' against '.join(r.bots)})")
+        found[index], read[index], line[index] = replace(r, index=index), (r, q), n
+    if other_bots or other_deals:
+        why = []
+        if other_bots:
+            n, r = other_bots[0]
+            why.append(f"{len(other_bots)} have a lineup that --bots {','.join(specs)} does not seat "
+                       f"(e.g. line {n}: {','.join(r.bots)})")
+        if other_deals:
+            n, r = other_deals[0]
+            hint = ("made with another --seed or --games? With several groups of bots a group's deals depend "
+                    "on --games, so such a run cannot be extended" if len(plan) > seats
+                    else "made with another --seed, or with more --games?")
+            why.append(f"{len(other_deals)} play deals this schedule does not give their lineup (e.g. line {n}: "
+                       f"seed {r.seed}): {hint}")
+        bad = len(other_bots) + len(other_deals)
+        raise ResumeError(f"{path}: {bad} of its {len(rows)} rows are not games of this tournament: "
+                          + "; ".join(why))
+    if not _one_schedule(list(read.values()), seats):
+        raise ResumeError(f"{path}: the rows' game numbers fit no schedule of --bots in this order; was it "
+                          f"played with the bots in another order? Each bot is seeded by its place in --bots, "
+                          f"so the same bots in another order play other games from the same seeds")
+    return found
+
+
+def _one_schedule(rows: Sequence[tuple[GameResult, int]], seats: int) -> bool:
+    """Whether rows ``(game as read, seating index in this schedule)`` fit one schedule of the same
+    entrants in the same order: some ``per >= 1`` games per seating and seed ``s`` with game
+    ``q x per + k`` of seating ``q`` (group ``g = q // seats``) at state seed ``s + g x per + k``,
+    ``0 <= k < per``; so ``game - seed = (q - g) x per - s`` is the same for rows of the same ``q - g``."""
+    offset: dict[int, int] = {}
+    for r, q in rows:
+        if offset.setdefault(q - q // seats, r.index - r.seed) != r.index - r.seed:
+            return False
+    lo, hi = 1, math.inf                      # the range of ``per`` left
+    cs = sorted(offset)
+    if len(cs) >= 2:
+        step, gap = offset[cs[1]] - offset[cs[0]], cs[1] - cs[0]
+        if step % gap:
+            return False
+        lo = hi = step // gap
+        if any(offset[c] - offset[cs[0]] != (c - cs[0]) * lo for c in cs):
+            return False
+    for r, q in rows:                         # q x per <= game < (q + 1) x per
+        lo = max(lo, r.index // (q + 1) + 1)
+        if q:
+            hi = min(hi, r.index // q)
+    return 1 <= lo <= hi
+
+
 def run_tournament(game_id: str, options: dict, specs: Sequence[str], games: int, seed: int = 0,
                    workers: int = 1, out: str | Path | None = None, progress: bool = False,
-                   console=None, on_game: Callable[[GameResult], None] | None = None) -> TournamentResult:
+                   console=None, on_game: Callable[[GameResult], None] | None = None,
+                   reuse: dict[int, GameResult] | None = None) -> TournamentResult:
     """Play a round-robin tournament (``schedule``) and stream one CSV row per game to ``out``.
 
     Args:
@@ -429,17 +619,26 @@ def run_tournament(game_id: str, options: dict, specs: Sequence[str], games: int
         workers: worker processes (``backends.LocalBackend``).
         out: CSV path, or ``None``: each game's row is written and flushed as soon as it and every
             game before it finished (rows in game order).
-        on_game: called with each ``GameResult`` right after its row was written.
+        on_game: called with each played game's ``GameResult`` (not the reused ones), in game order,
+            right after its row was written.
         progress: show a rich progress bar on ``console``.
+        reuse: ``{tournament index: GameResult}`` of games not to play (``resume_games``, from
+            ``out`` itself when continuing a run): their results are taken as they are, with the
+            labels of their lineup. Then ``out`` is first rewritten with the reused rows (through a
+            file beside it renamed over it, so an interruption never loses them), the rows of the
+            games played are appended as they finish, and at the end the file is rewritten in game
+            order: the same bytes as a run that played every game.
 
     Raises:
-        ValueError: unknown bot spec, too few bots, or a bad ``games``.
+        ValueError: unknown bot spec, too few bots, a bad ``games``, or a ``reuse`` index outside
+            the schedule.
         RuntimeError: a game failed.
+        OSError: ``out`` cannot be written.
     """
     from citygames.bots import make_bot
     from citygames.core import load_game
 
-    from .backends import LocalBackend, RunSpec
+    from .backends import LocalBackend, RunSpec, ranges
     from .runner import progress_bar
     game = load_game(game_id, **dict(options))
     seats = game.num_players
@@ -449,42 +648,63 @@ def run_tournament(game_id: str, options: dict, specs: Sequence[str], games: int
     labels = entrant_labels(specs)
     plan = schedule(len(specs), seats, games, seed)
     total = sum(p.games for p in plan)
-    done = TournamentResult(labels, specs, seat_counts=np.zeros((len(specs), seats), dtype=int))
-    fh = open(out, "w", newline="") if out is not None else None
+    owner = [p for p in plan for _ in range(p.games)]     # the seating of each game index
+    outside = sorted(i for i in (reuse or {}) if not 0 <= i < total)
+    if outside:
+        raise ValueError(f"reuse holds game {outside[0]}, outside the schedule's {total} games")
+    reuse = {i: replace(r, index=i, bots=tuple(labels[e] for e in owner[i].lineup))
+             for i, r in (reuse or {}).items()}
+    todo = [i for i in range(total) if i not in reuse]
+    done = TournamentResult(labels, specs, seat_counts=np.zeros((len(specs), seats), dtype=int), reused=len(reuse))
+    if out is not None and reuse:
+        _write_rows(out, seats, (reuse[i] for i in sorted(reuse)))   # the reused rows, under their new index
+    fh = open(out, "a" if reuse else "w", newline="") if out is not None else None
     try:
         writer = csv.writer(fh) if fh else None
-        if writer:
+        if writer and not reuse:
             writer.writerow(csv_header(seats))
         # one run over the whole tournament: every seating in the same worker pool
         seatings = tuple((p.first_index, p.games, tuple(specs[i] for i in p.lineup), p.deal_seed, tuple(p.lineup))
                          for p in plan)
         spec = RunSpec(game_id, dict(options), (), seed, seatings=seatings)
-        owner = [p for p in plan for _ in range(p.games)]     # the seating of each game index
-        backend = LocalBackend(max(1, min(workers, total)))
-        with progress_bar(f"{game_id} tournament", total, progress, console) as advance:
+        backend = LocalBackend(max(1, min(workers, len(todo))))
+        with progress_bar(f"{game_id} tournament", total, progress, console, done=len(reuse)) as advance:
             pending: dict[int, GameResult] = {}
             nxt = 0
-            for part in backend.run(spec, [range(total)]):
-                for r in part:
-                    pending[r.index] = r
-                while nxt in pending:          # rows in game order, whatever order chunks finish in
+
+            def in_order():
+                """Hand out the games whose every predecessor is known, in game order."""
+                nonlocal nxt
+                while nxt in reuse or nxt in pending:
+                    played = nxt in pending
+                    r = pending.pop(nxt) if played else reuse[nxt]
                     p = owner[nxt]
-                    r = replace(pending.pop(nxt), bots=tuple(labels[i] for i in p.lineup))
                     nxt += 1
                     done.results.append(r)
                     done.games.append((p.lineup, r.ranks))
                     for seat, e in enumerate(p.lineup):
                         done.seat_counts[e, seat] += 1
-                    if writer:
-                        writer.writerow([r.index, r.seed, *r.bots, *r.scores, *r.ranks, r.winner,
-                                         r.bots[r.winner] if r.winner >= 0 else ""])
+                    if writer and not reuse:
+                        writer.writerow(_row(r))
                         fh.flush()                 # on disk as soon as it is in order
-                    if on_game:
+                    if played and on_game:
                         on_game(r)
+            in_order()
+            for part in backend.run(spec, ranges(todo)):
+                for r in part:
+                    r = replace(r, bots=tuple(labels[i] for i in owner[r.index].lineup))
+                    pending[r.index] = r
+                    if writer and reuse:
+                        writer.writerow(_row(r))   # resuming: on disk as soon as played, in order at the end
+                if writer and reuse:
+                    fh.flush()
+                in_order()
                 advance(len(part))
     finally:
         if fh:
             fh.close()
+    if out is not None and reuse and todo:
+        _write_rows(out, seats, done.results)
     return done
 
 
