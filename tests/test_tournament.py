@@ -189,6 +189,11 @@ def test_budget_series_groups_one_search_bot_by_budget():
     assert series == {("ismcts", "iterations"): ((2.0, 2), (4.0, 1)),
                       ("mcts", "seconds"): ((0.1, 6), (0.5, 5))}
     assert budget_series(["random", "ismcts:iterations=2", "ismcts:iterations=2,c=0.5"]) == []
+    # a root prior that grows with the budget (the levels' iterations // 16) keeps one line
+    levels = ["ismcts:iterations=100,c=0.5,prior=6", "ismcts:iterations=500,c=0.5,prior=31",
+              "ismcts:iterations=3000,c=0.5,prior=187", "ismcts:iterations=500,c=0.5,prior=100"]
+    series = {(s.label, s.budget): s.points for s in budget_series(levels)}
+    assert series == {("ismcts:c=0.5,prior=6%", "iterations"): ((100.0, 0), (500.0, 1), (3000.0, 2))}
 
 
 def _png_height(path) -> int:

@@ -731,7 +731,10 @@ class BudgetSeries:
 def budget_series(specs: Sequence[str]) -> list[BudgetSeries]:
     """The budget curves of a tournament: entrants ``mcts``/``ismcts`` grouped by kind and every
     parameter but the budget (``iterations``, or ``seconds`` when only that is given; a spec with
-    neither has the default 1000 iterations). Only groups with at least two different budgets count.
+    neither has the default 1000 iterations). A root ``prior`` given with ``iterations`` counts as
+    its share of them, rounded to a percent (the levels give ``iterations // 16``: 6 at 100, 31 at
+    500, 187 at 3000 are all ``prior=6%``), so a bot whose prior grows with its budget stays one
+    line. Only groups with at least two different budgets count.
 
     Raises:
         ValueError: a bad spec (``parse_bot_spec``).
@@ -747,6 +750,8 @@ def budget_series(specs: Sequence[str]) -> list[BudgetSeries]:
             budget, value = "seconds", float(params.pop("seconds"))
         else:
             budget, value = "iterations", float(params.pop("iterations", None) or 1000)
+            if params.get("prior"):
+                params["prior"] = f"{round(100 * int(params['prior']) / value)}%"
         other = ",".join(f"{k}={v}" for k, v in sorted(params.items()))
         key = (kind + (":" + other if other else ""), budget)
         lines.setdefault(key, []).append((value, e))
