@@ -33,7 +33,7 @@ DEPTH = {"seven_wonders_duel": 10, "between_two_cities": 10, "the_capitals": 4, 
 #: spreads the visits nearly evenly and the most visited move is close to a random pick; 0.5 lets the
 #: search settle. Short trials against greedy, 2 players, 1000 iterations at depth 4, 24 games each
 #: (closing note of issue 12): The Capitals 14 wins at c = 1.4, 16 at 0.25, 17 at 0.5; Quadropolis 13
-#: at 1.4, 15 at 0.4.
+#: at 1.4, 15 at 0.4. (The Capitals' trials here and below predate its evaluation's initiative fix.)
 EXPLORATION = {"the_capitals": 0.5, "quadropolis": 0.5}
 
 #: the root prior per game, as a share of the iterations (``ISMCTSBot``'s ``prior`` =
