@@ -4,13 +4,14 @@ The value estimates the seat's final prestige: prestige already held, the final 
 what it holds now (HU "Végső pontozás"), the World Expos still to come scored with today's
 tracks (employment, unemployment, public-service rank and progress, §5), an income estimate from
 the tiles it can activate in the rounds left, the place in the turn order (during politics, the
-space just chosen, §2) and the immediate effects of a tile it has taken but not yet placed. Only what the seat can see is read (tracks, cities, its own pending tile).
+space just chosen, §2) and the immediate effects of a tile it has taken but not yet placed. Only
+what the seat can see is read (tracks, cities, its own pending tile).
 """
 
 from __future__ import annotations
 
 from .components import CUBES, CULTURE, EMP, LEVEL, MONEY, NT, POP, PRESTIGE, PROG, PS
-from .steps import P_END, P_EXECUTIVE, P_EXPO, S_EFFECT, S_FREE, S_LAKE, S_PAY, S_PLACE, S_REWARD, S_UPGRADE
+from .steps import P_END, P_EXECUTIVE, P_EXPO, P_POLITICS, S_EFFECT, S_FREE, S_LAKE, S_PAY, S_PLACE, S_REWARD, S_UPGRADE
 
 #: rough prestige value of one unit on each track during the game (beyond the final conversion);
 #: culture at 1.0 and ``ACTIVATION_WEIGHT`` at 1.5 were tuned together (they were 0.35 and 0.5): the
@@ -139,10 +140,13 @@ def initiative_penalty(state, player: int, rounds_left: int) -> float:
     reference §2), so a choice is valued by the order it gives, not only by its price. Without this
     every space of the same price looked alike (a greedy bot took $2 x3 or $2 x2 at random).
     """
-    chosen = state.chosen_space
-    spaces = [chosen[q] if chosen[q] >= 0 else state.initiative[q] for q in range(state.n)]
-    mine = spaces[player]
-    ahead = sum(1 for q in range(state.n) if q != player and (spaces[q], q) < (mine, player))
+    if state.phase != P_POLITICS:      # the order is settled (sorted by initiative): the cheap path
+        ahead, mine = state.order.index(player), state.initiative[player]
+    else:
+        chosen = state.chosen_space
+        spaces = [chosen[q] if chosen[q] >= 0 else state.initiative[q] for q in range(state.n)]
+        mine = spaces[player]
+        ahead = sum(1 for q in range(state.n) if q != player and (spaces[q], q) < (mine, player))
     return (ORDER_WEIGHT * ahead + SPACE_WEIGHT * mine) * min(rounds_left, 4) / 4
 
 
