@@ -171,6 +171,8 @@ def test_search_bots_find_an_immediate_duel_victory(kind, text, outcome):
         assert make_bot(f"{kind}:iterations={budget}", seed).step(state, seat).id in wins
         # with an evaluation cut-off too
         assert make_bot(f"{kind}:iterations={budget},max_depth=3", seed).step(state, seat).id in wins
+        # with the opponent model: only the bot's own choices are searched
+        assert make_bot(f"{kind}:iterations={budget},max_depth=3,opponents=greedy", seed).step(state, seat).id in wins
 
 
 @pytest.mark.parametrize("kind", SEARCH)
@@ -249,6 +251,8 @@ def test_search_bots_find_the_capitals_forced_last_round_choice(kind):
     for seed in range(3):
         assert make_bot(f"{kind}:iterations=200", seed).step(state, seat).id in wins
         assert make_bot(f"{kind}:iterations=200,max_depth=4", seed).step(state, seat).id in wins
+        # these moves win against every reply, so against the greedy reply the opponent model predicts
+        assert make_bot(f"{kind}:iterations=200,max_depth=4,opponents=greedy", seed).step(state, seat).id in wins
 
 
 GAMES = [("seven_wonders_duel", 10, {}), ("the_capitals", 12, {}), ("quadropolis", 6, {}),
@@ -261,10 +265,11 @@ def test_search_bots_are_deterministic_legal_and_leave_the_state_alone(kind, gam
     state = _midgame(game_id, 7, moves, **options)
     before = state.to_dict()
     for seat in state.players_to_move():     # every seat of a simultaneous step, not only the first
-        first = make_bot(f"{kind}:iterations=25,max_depth=6", 11).step(state, seat)
-        again = make_bot(f"{kind}:iterations=25,max_depth=6", 11).step(state, seat)
-        assert first == again
-        assert first in state.legal_actions(seat)
+        for spec in (f"{kind}:iterations=25,max_depth=6", f"{kind}:iterations=25,max_depth=6,opponents=greedy"):
+            first = make_bot(spec, 11).step(state, seat)
+            again = make_bot(spec, 11).step(state, seat)
+            assert first == again
+            assert first in state.legal_actions(seat)
     assert state.to_dict() == before
 
 
@@ -308,7 +313,8 @@ def test_search_bots_read_the_real_state_only_through_resample(kind, game_id, mo
     state = _midgame(game_id, 5, moves, **options)
     for seat in state.players_to_move():
         wrapped = _OnlyWhatTheSeatMayRead(state, seat)
-        for spec in (f"{kind}:iterations=10,max_depth=4", f"{kind}:iterations=10,max_depth=4,prior=5"):
+        for spec in (f"{kind}:iterations=10,max_depth=4", f"{kind}:iterations=10,max_depth=4,prior=5",
+                     f"{kind}:iterations=10,max_depth=4,opponents=greedy"):
             assert make_bot(spec, 3).step(wrapped, seat) == make_bot(spec, 3).step(state, seat)
 
 
@@ -316,15 +322,18 @@ def test_search_bots_read_the_real_state_only_through_resample(kind, game_id, mo
 def test_ismcts_moves_the_same_whatever_the_hidden_parts(text):
     state = _duel(text)
     seat = state.players_to_move()[0]
-    moves, worlds = set(), set()
+    moves, modelled, worlds = set(), set(), set()
     for k in range(4):
         # the same information set of ``seat`` with other hidden parts (drawn for the opponent:
         # the face-down cards and the boxes change)
         variant = state.resample(seat, Rng(100 + k))
         assert variant.observation(seat) == state.observation(seat)
         worlds.add(repr(variant.to_dict()))
-        moves.add(ISMCTSBot(9, iterations=3 * len(state.legal_actions(seat)) + 20).step(variant, seat).id)
+        budget = 3 * len(state.legal_actions(seat)) + 20
+        moves.add(ISMCTSBot(9, iterations=budget).step(variant, seat).id)
+        modelled.add(ISMCTSBot(9, iterations=budget, max_depth=4, opponents="greedy").step(variant, seat).id)
     assert len(moves) == 1 and len(worlds) == 4    # four different hidden worlds, one move
+    assert len(modelled) == 1                       # the opponent model reads only the determinizations
 
 
 def test_make_bot_reads_specs_with_parameters():
@@ -338,7 +347,7 @@ def test_make_bot_reads_specs_with_parameters():
     assert parse_bot_spec("greedy") == ("greedy", {})
     assert BOTS["mcts"] is MCTSBot and BOTS["ismcts"] is ISMCTSBot
     assert set(BOT_PARAMS["mcts"]) == {"iterations", "seconds", "c", "rollout", "max_depth", "temperature", "workers",
-                                      "prior"}
+                                      "prior", "opponents"}
     assert set(BOT_PARAMS["ismcts"]) == set(BOT_PARAMS["mcts"]) | {"key"}
     bot = make_bot("ismcts:iterations=50,key=infoset,temperature=2", 3)
     assert (bot.key, bot.temperature, bot.iterations) == ("infoset", 2.0, 50)
@@ -351,7 +360,7 @@ def test_make_bot_reads_specs_with_parameters():
     ("ismcts:", "nothing after ':'"),
     ("ismcts:iterations", "'iterations' is not key=value"),
     ("ismcts:=3", "'=3' is not key=value"),
-    ("ismcts:depth=3", "ismcts has no parameter 'depth' \\(parameters: iterations, seconds, c, rollout, max_depth, temperature, workers, prior, key\\)"),
+    ("ismcts:depth=3", "ismcts has no parameter 'depth' \\(parameters: iterations, seconds, c, rollout, max_depth, temperature, workers, prior, opponents, key\\)"),
     ("mcts:key=infoset", "mcts has no parameter 'key'"),
     ("ismcts:key=state", "key must be one of path, infoset"),
     ("ismcts:temperature=-1", "temperature must be >= 0"),
@@ -367,6 +376,7 @@ def test_make_bot_reads_specs_with_parameters():
     ("mcts:max_depth=-2", "max_depth must be >= 0"),
     ("ismcts:workers=0", "workers must be >= 1"),
     ("ismcts:prior=-5", "prior must be >= 0"),
+    ("ismcts:opponents=smart", "opponents must be one of search, greedy"),
     ("hard:iterations=3", "hard has no parameter 'iterations' \\(parameters: none\\)"),
 ])
 def test_bad_bot_specs_are_refused_with_a_clear_message(spec, message):

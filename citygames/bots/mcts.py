@@ -47,6 +47,17 @@ copy the search makes of it keep no event log, which the rules never read, and a
 taken from their own legal lists with ``State.apply_legal`` (no decoding, no legality check); the
 random stream, and so the moves for a given seed, are those of plain clones and ``apply_action``.
 
+**Opponent model** (``opponents="greedy"``): the other seats' choices are not searched but
+predicted with the greedy policy (each of their decisions takes the action the game's ``evaluate``
+likes best for them one step deep, in the iteration's determinization), in the tree and in the
+rollout. Only the bot's own decisions are nodes, so the whole budget goes to its own plans, scored
+against a plausible reply instead of the reply that hurts it most (the paper's tree, where the
+opponents' nodes choose by UCB for their own utility and early on choose almost at random): the
+search becomes a single-agent plan against a heuristic model of the others, the usual "opponent
+modelling" of game-tree search. It is a prediction, so an opponent that does not play greedily can
+exploit it; each game's measured strength, against greedy and against the searched model, is in the
+README's "Bots".
+
 Budgets: ``iterations`` (reproducible: same seed, same iterations, same moves) and/or ``seconds``
 (wall clock, not reproducible); the search stops at the first budget reached.
 
@@ -71,6 +82,9 @@ from citygames.core import Action, State
 from .base import Bot
 
 ROLLOUTS = ("random", "greedy")
+#: how the search chooses for the other seats (``opponents``): searched like the bot's own choices, or
+#: predicted by the greedy policy
+OPPONENT_MODELS = ("search", "greedy")
 #: how much a cut-off trusts the evaluation (0: not at all, 1: as a finished game)
 CUTOFF_CONFIDENCE = 0.5
 #: default temperature of the cut-off's softmax, in the evaluations' units (about victory points)
@@ -110,18 +124,27 @@ class MCTSBot(Bot):
             cut-off's value of the position one action on (the greedy bot's look-ahead, scored as a
             cut-off): the search starts from greedy's opinion and needs evidence to leave it;
             default 0 (off). Counted in the visits that choose the move.
+        opponents: the opponent model. ``"search"`` (default): the other seats' choices are nodes
+            of the tree, chosen by UCB for their own utility as in the paper. ``"greedy"``: the
+            other seats play the greedy policy (the action the game's ``evaluate`` likes best for
+            them, one step deep, in this iteration's determinization) everywhere in the simulation,
+            tree and rollout alike; only the bot's own choices branch, so the budget goes to its
+            own plans against a predicted reply (module docstring: "Opponent model").
 
     Raises:
-        ValueError: a budget or parameter out of range, an unknown rollout.
+        ValueError: a budget or parameter out of range, an unknown rollout or opponent model.
     """
 
     name = "mcts"
     #: whether each iteration draws a new determinization (information-set search)
     per_iteration_determinization = False
+    #: the opponent model (class default: bots pickled before the parameter existed search them)
+    opponents = "search"
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  c: float = 1.4, rollout: str = "random", max_depth: int | None = None,
-                 temperature: float = CUTOFF_TEMPERATURE, workers: int = 1, prior: int = 0):
+                 temperature: float = CUTOFF_TEMPERATURE, workers: int = 1, prior: int = 0,
+                 opponents: str = "search"):
         super().__init__(seed)
         if iterations is None and seconds is None:
             iterations = 1000
@@ -143,6 +166,8 @@ class MCTSBot(Bot):
             raise ValueError(f"{self.name}: workers must be >= 1, got {workers}")
         if int(prior) < 0:
             raise ValueError(f"{self.name}: prior must be >= 0, got {prior}")
+        if opponents not in OPPONENT_MODELS:
+            raise ValueError(f"{self.name}: opponents must be one of {', '.join(OPPONENT_MODELS)}, got {opponents!r}")
         self.iterations = int(iterations) if iterations else None
         self.seconds = float(seconds) if seconds is not None else None
         self.c = float(c)
@@ -151,6 +176,7 @@ class MCTSBot(Bot):
         self.temperature = float(temperature)
         self.workers = int(workers)
         self.prior = int(prior)
+        self.opponents = opponents
         #: iterations run by the last ``step`` (for speed reports)
         self.last_iterations = 0
 
@@ -206,7 +232,8 @@ class MCTSBot(Bot):
     def _tree_params(self) -> dict:
         """The constructor parameters of one root-parallel tree (all but ``seed`` and ``workers``)."""
         return dict(iterations=self.iterations, seconds=self.seconds, c=self.c, rollout=self.rollout,
-                    max_depth=self.max_depth, temperature=self.temperature, prior=self.prior)
+                    max_depth=self.max_depth, temperature=self.temperature, prior=self.prior,
+                    opponents=self.opponents)
 
     # --- search -----------------------------------------------------------------------
     def _determinize(self, state: State, player: int) -> State:
@@ -230,6 +257,7 @@ class MCTSBot(Bot):
         max_depth = self.max_depth
         deadline = time.perf_counter() + self.seconds if self.seconds is not None else None
         limit = self.iterations
+        modelled = self.opponents == "greedy"
         fixed = None if self.per_iteration_determinization else self._determinize(state, player)
         done = 0
         root_key = None
@@ -251,6 +279,12 @@ class MCTSBot(Bot):
                     break
                 seat = player if depth == 0 else movers[0]
                 legal = det.legal_actions(seat)
+                if modelled and seat != player:   # the opponent model: no node, the greedy reply
+                    action = _greedy_choice(det, seat, legal) if len(legal) > 1 else legal[0]
+                    det.apply_legal(action, seat)
+                    path.append((seat, action.id) if len(movers) > 1 else action.id)
+                    depth += 1
+                    continue
                 key = self._key(seat, path, det)
                 if depth == 0:
                     root_key = key
@@ -281,7 +315,7 @@ class MCTSBot(Bot):
                 if untried:
                     break
             # simulation
-            values = self._simulate(det, depth)
+            values = self._simulate(det, depth, player)
             for st, seat in trail:
                 st.n += 1
                 st.w += values[seat]
@@ -302,12 +336,13 @@ class MCTSBot(Bot):
             st.w = self.prior * _cutoff_values(nxt, self.temperature)[player]
         return key
 
-    def _simulate(self, det: State, depth: int) -> list[float]:
-        """Play ``det`` on with the rollout policy; per-seat utilities in [0, 1]."""
+    def _simulate(self, det: State, depth: int, player: int) -> list[float]:
+        """Play ``det`` on with the rollout policy (the other seats than ``player`` with the greedy
+        policy under ``opponents="greedy"``); per-seat utilities in [0, 1]."""
         rng = self.rng
         max_depth = self.max_depth
         greedy = self.rollout == "greedy"
-        game = det.game
+        modelled = self.opponents == "greedy"
         while True:
             movers = det.players_to_move()
             if not movers:
@@ -316,18 +351,27 @@ class MCTSBot(Bot):
                 return _cutoff_values(det, self.temperature)
             for seat in movers:
                 legal = det.legal_actions(seat)
-                if greedy and len(legal) > 1:
-                    action, best_v = legal[0], -math.inf
-                    for a in legal:
-                        nxt = det.search_clone()
-                        nxt.apply_legal(a, seat)
-                        v = game.evaluate(nxt, seat)
-                        if v > best_v:
-                            action, best_v = a, v
+                if len(legal) > 1 and (greedy or (modelled and seat != player)):
+                    action = _greedy_choice(det, seat, legal)
                 else:
                     action = legal[rng.randbelow(len(legal))] if len(legal) > 1 else legal[0]
                 det.apply_legal(action, seat)
                 depth += 1
+
+
+def _greedy_choice(det: State, seat: int, legal: list[Action]) -> Action:
+    """The greedy policy inside a search: the first of ``legal`` whose successor of ``det`` the
+    game's ``evaluate`` likes best for ``seat`` (``det`` is left as it is; it is a determinization,
+    so no resampling and no random tie-break: the search's draws stay those of its own rng)."""
+    game = det.game
+    action, best_v = legal[0], -math.inf
+    for a in legal:
+        nxt = det.search_clone()
+        nxt.apply_legal(a, seat)
+        v = game.evaluate(nxt, seat)
+        if v > best_v:
+            action, best_v = a, v
+    return action
 
 
 def _tree_root(job: tuple) -> tuple[dict, int]:
@@ -422,8 +466,9 @@ class ISMCTSBot(MCTSBot):
 
     def __init__(self, seed: int = 0, iterations: int | None = None, seconds: float | None = None,
                  c: float = 1.4, rollout: str = "random", max_depth: int | None = None,
-                 temperature: float = CUTOFF_TEMPERATURE, workers: int = 1, key: str = "path", prior: int = 0):
-        super().__init__(seed, iterations, seconds, c, rollout, max_depth, temperature, workers, prior)
+                 temperature: float = CUTOFF_TEMPERATURE, workers: int = 1, key: str = "path", prior: int = 0,
+                 opponents: str = "search"):
+        super().__init__(seed, iterations, seconds, c, rollout, max_depth, temperature, workers, prior, opponents)
         if key not in KEYS:
             raise ValueError(f"{self.name}: key must be one of {', '.join(KEYS)}, got {key!r}")
         self.key = key
@@ -441,8 +486,8 @@ class ISMCTSBot(MCTSBot):
 
 #: the parameters a spec may give (``make_bot("ismcts:iterations=200,c=1.4")``) and their types
 PARAMS = {"iterations": int, "seconds": float, "c": float, "rollout": str, "max_depth": int, "temperature": float,
-          "workers": int, "prior": int}
+          "workers": int, "prior": int, "opponents": str}
 #: ``ismcts`` also takes ``key`` (``"path"`` or ``"infoset"``, ``ISMCTSBot``)
 ISMCTS_PARAMS = dict(PARAMS, key=str)
 
-__all__ = ["MCTSBot", "ISMCTSBot", "PARAMS", "ISMCTS_PARAMS", "ROLLOUTS", "KEYS"]
+__all__ = ["MCTSBot", "ISMCTSBot", "PARAMS", "ISMCTS_PARAMS", "ROLLOUTS", "KEYS", "OPPONENT_MODELS"]
