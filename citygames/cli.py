@@ -272,21 +272,31 @@ def games_cmd() -> None:
 
 @main.command("bots")
 @click.argument("game_id", metavar="[GAME]", required=False)
-def bots_cmd(game_id) -> None:
+@click.option("--players", "-p", type=int, help="with GAME: the levels' specs for this many seats "
+              "(default: the game's default count)")
+def bots_cmd(game_id, players) -> None:
     """List the bots: what each does and its parameters; with GAME, the budgets of the difficulty
-    levels on that game too."""
+    levels on that game too (they can differ by the number of seats: --players)."""
     from citygames.bots import BOT_ABOUT, BOT_PARAMS, BOTS, LEVEL_NAMES
     from citygames.bots.levels import level_spec
     if game_id is not None and game_id not in registered_games():
         raise click.BadParameter(f"unknown game {game_id!r}; games: {', '.join(registered_games())}",
                                  param_hint="GAME")
+    if players is not None:
+        if game_id is None:
+            raise click.BadParameter("give a GAME with --players", param_hint="--players")
+        info = game_class_info(game_id)
+        if not info.min_players <= players <= info.max_players:
+            raise click.BadParameter(f"{info.name} takes {info.min_players}-{info.max_players} players, "
+                                     f"not {players}", param_hint="--players")
     for name in list(LEVEL_NAMES) + sorted(b for b in BOTS if b not in LEVEL_NAMES):
         line = f"{name:8} {BOT_ABOUT.get(name, '')}"
         params = BOT_PARAMS.get(name)
         if params:
             line += f" (parameters: {', '.join(params)})"
         if name in LEVEL_NAMES and game_id is not None:
-            line += f"; on {game_id}: {level_spec(name, game_id)}"
+            seats = f" with {players} players" if players is not None else ""
+            line += f"; on {game_id}{seats}: {level_spec(name, game_id, players)}"
         click.echo(line)
 
 

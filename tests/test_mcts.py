@@ -460,3 +460,30 @@ def test_levels_are_ismcts_with_growing_budgets_that_find_a_win():
     assert make_bot("easy", 0).step(win, s).id in _winning(win, s)
     with pytest.raises(ValueError, match="unknown level 'insane'"):
         level_params("insane", "the_capitals")
+
+
+def test_levels_model_the_opponent_in_the_capitals_with_two_players_only(run):
+    from citygames.bots.levels import LEVEL_NAMES, level_params, level_spec
+    for level in LEVEL_NAMES:
+        assert level_params(level, "the_capitals", 2)["opponents"] == "greedy"
+        assert level_params(level, "the_capitals") == level_params(level, "the_capitals", 2)   # the default seats
+        for seats in (3, 4, 5):
+            assert "opponents" not in level_params(level, "the_capitals", seats)
+        assert "opponents" not in level_params(level, "seven_wonders_duel")
+    budgets = [level_params(level, "the_capitals", 2)["iterations"] for level in LEVEL_NAMES]
+    assert budgets == sorted(budgets) and len(set(budgets)) == 4
+    # a level bot builds its search for the table's seat count
+    for seats in (2, 4):
+        state = _midgame("the_capitals", 5, 14, num_players=seats)
+        seat = state.players_to_move()[0]
+        assert make_bot("easy", 2).step(state, seat) == make_bot(level_spec("easy", "the_capitals", seats), 2).step(state, seat)
+    result = run("bots", "the_capitals", "-p", 4)
+    assert result.exit_code == 0 and "hard" in result.output
+    hard = next(line for line in result.output.splitlines() if line.startswith("hard"))
+    assert "with 4 players" in hard and "opponents" not in hard
+    hard = next(line for line in run("bots", "the_capitals").output.splitlines() if line.startswith("hard"))
+    assert "opponents=greedy" in hard
+    result = run("bots", "the_capitals", "-p", 9)
+    assert result.exit_code == 2 and "takes 2-5 players, not 9" in result.output
+    result = run("bots", "-p", 2)
+    assert result.exit_code == 2 and "give a GAME with --players" in result.output
