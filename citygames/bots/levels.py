@@ -53,9 +53,10 @@ PRIOR_DIVISOR = {"the_capitals": 16, "quadropolis": 16}
 #: the opponent model per game and seat count (``"game_id:seats"``) where it is not the paper's
 #: searched opponents (``ISMCTSBot``'s ``opponents``): The Capitals with 2 players predicts the other
 #: seat with the greedy policy. On the same 50 deals in both seat orders at 300 iterations it won 86%
-#: against greedy (the searched-opponent tree 59%) and 38 of 80 games against that tree (margin +2.6
-#: points a game); at medium's budget, 200 games against greedy are the README's "Bots" table. With
-#: more seats it is not measured, so they keep searched opponents.
+#: against greedy (the searched-opponent tree 59%); at medium's budget it won 160 of 200 games against
+#: greedy (80%) and 52 of 100 against the searched-opponent tree (undecided, +14 Elo), so it is not
+#: only a bet on greedy play (README's "Bots"). With more seats it is not measured, so they keep
+#: searched opponents.
 OPPONENTS = {"the_capitals:2": "greedy"}
 
 #: level -> game id, or ``"game_id:seats"`` for one seat count, (``"*"``: every other game) -> the
