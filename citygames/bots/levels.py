@@ -78,7 +78,7 @@ LEVELS: dict[str, dict[str, dict]] = {
 ABOUT = {
     "easy": "searches 50 futures a move: quick and beatable",
     "medium": "searches a few hundred futures a move (about a tenth of a second)",
-    "hard": "searches thousands of futures a move (about half a second, at most 1.5 s)",
+    "hard": "searches a thousand futures or more a move (about half a second, at most 1.5 s)",
     "expert": "searches over ten thousand futures a move (a few seconds, at most 6 s)",
 }
 
