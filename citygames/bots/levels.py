@@ -77,9 +77,9 @@ LEVELS: dict[str, dict[str, dict]] = {
 #: one line per level for the lobby (``GET /api/bots/info``) and ``citygames bots``
 ABOUT = {
     "easy": "searches 50 futures a move: quick and beatable",
-    "medium": "searches a few hundred futures a move (about a tenth of a second)",
+    "medium": "searches a few hundred futures a move (a fraction of a second)",
     "hard": "searches a thousand futures or more a move (about half a second, at most 1.5 s)",
-    "expert": "searches over ten thousand futures a move (a few seconds, at most 6 s)",
+    "expert": "searches thousands of futures a move (a few seconds, at most 6 s)",
 }
 
 
