@@ -7,7 +7,7 @@ same moves for the same seed on any machine, capped by a wall-clock budget (``se
 still answers in time on a slow or busy machine (the search stops at the first budget reached).
 The budgets are per game (``LEVELS``): the games differ in how long one iteration takes (The
 Capitals' rollouts are the longest), and each level is tuned to the same feel on every game: ``easy``
-answers at once and plays loosely, ``medium`` in about a tenth of a second, ``hard`` within 1.5 s
+answers at once and plays loosely, ``medium`` in a fraction of a second, ``hard`` within 1.5 s
 (about half a second on this project's 2-core reference machine), ``expert`` takes a few seconds. The
 measured strength of every level (against greedy, in ratings) is the README's "Bots" table.
 
