@@ -34,9 +34,12 @@ ARTIFACTS = Path(__file__).resolve().parents[1] / "test-artifacts" / "btc_e2e"
 TIMEOUT_MS = 20000
 MAX_DECISIONS = 80       # seat 0 makes 3 x 3 choices + 18 placements + 1 discard at 3 players
 
-# Seat 0's next decision: its turn at a step not yet answered, or the end.
+# Seat 0's next decision: its turn at a step not yet answered, or the end. Steps are told apart by
+# the seq they opened at (``step_seq``), not by ``seq``: in a choose step the bots' choices move
+# ``seq`` on while seat 0 is still to choose, so a page still showing the step just answered (its
+# answer not yet back) must not count as a new decision.
 WAIT_MINE = ("(step) => document.body.dataset.terminal === 'true' || (document.body.dataset.mine === 'true'"
-             " && `${window.citygames.last.seq}/${window.citygames.last.step_seq}` !== step)")
+             " && window.citygames.last.step_seq !== step)")
 
 
 def _create(server: str) -> dict:
@@ -97,15 +100,15 @@ def test_play_between_two_cities_by_clicking(server):
             names = get_json(f"{server}/api/games/between_two_cities/components?num_players=3")["kinds"]
             assert all(names[k]["name"] in reveal for k in chosen), reveal
 
-            seq_step = None
+            answered = None   # the step_seq of seat 0's last decision
             decisions = chose = placed = discarded = 0
             shots = {"mid": False, "duplex": False}
             for _ in range(MAX_DECISIONS):
-                page.wait_for_function(WAIT_MINE, arg=seq_step, timeout=TIMEOUT_MS)
+                page.wait_for_function(WAIT_MINE, arg=answered, timeout=TIMEOUT_MS)
                 if page.get_attribute("body", "data-terminal") == "true":
                     break
                 last = page.evaluate("window.citygames.last")
-                seq_step = f"{last['seq']}/{last['step_seq']}"
+                answered = last["step_seq"]
                 kinds = {a["kind"] for a in last["legal"]}
                 assert not page.locator("#actions button").count(), "every action has its place on the board"
                 if "choose" in kinds:
