@@ -64,17 +64,24 @@ def create_table(server: str, body: dict) -> dict:
         return json.load(r)
 
 
+#: base URL -> the log file of each server ``serving`` runs (conftest.py adds its end to a failed
+#: test's report)
+SERVER_LOGS: dict[str, Path] = {}
+
+
 @contextlib.contextmanager
 def serving(tmp: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = ()):
     """Run ``citygames serve`` on a free port with a fresh SQLite file in ``tmp``, bots waiting
     ``bot_delay`` seconds and the further options ``extra``; yields its base URL, stops the server
-    after. Raises ``RuntimeError`` if the server exits or does not answer within 30 s (with its log)."""
+    after. Raises ``RuntimeError`` if the server exits or does not answer within 30 s (with its log).
+    A test that fails while the server runs gets the end of the server's log in its report."""
     port = _free_port()
     log = open(tmp / "server.log", "w")
     cmd = [sys.executable, "-c", SERVE.format(tests=str(TESTS_DIR)), "serve", "--host", "127.0.0.1",
            "--port", str(port), "--db", f"sqlite:///{tmp / 'e2e.sqlite3'}", "--bot-delay", str(bot_delay), *extra]
     proc = subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"
+    SERVER_LOGS[base] = tmp / "server.log"
     try:
         deadline = time.monotonic() + 30
         while True:
@@ -89,6 +96,7 @@ def serving(tmp: Path, bot_delay: float = 0.0, extra: tuple[str, ...] = ()):
                 time.sleep(0.2)
         yield base
     finally:
+        SERVER_LOGS.pop(base, None)
         proc.terminate()
         try:
             proc.wait(timeout=10)
