@@ -472,6 +472,10 @@ def test_levels_model_the_opponent_in_the_capitals_with_two_players_only(run):
         assert "opponents" not in level_params(level, "seven_wonders_duel")
     budgets = [level_params(level, "the_capitals", 2)["iterations"] for level in LEVEL_NAMES]
     assert budgets == sorted(budgets) and len(set(budgets)) == 4
+    # hard and expert cut off deeper on that table only (an entry's own max_depth beats DEPTH)
+    assert [level_params(level, "the_capitals", 2)["max_depth"] for level in LEVEL_NAMES] == [4, 4, 8, 8]
+    assert {level_params(level, "the_capitals", 4)["max_depth"] for level in LEVEL_NAMES} == {4}
+    assert "max_depth=8" in level_spec("hard", "the_capitals", 2) and "max_depth=4" in level_spec("hard", "the_capitals", 3)
     # a level bot builds its search for the table's seat count
     for seats in (2, 4):
         state = _midgame("the_capitals", 5, 14, num_players=seats)

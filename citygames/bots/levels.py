@@ -8,7 +8,7 @@ still answers in time on a slow or busy machine (the search stops at the first b
 The budgets are per game (``LEVELS``): the games differ in how long one iteration takes (The
 Capitals' rollouts are the longest), and each level is tuned to the same feel on every game: ``easy``
 answers at once and plays loosely, ``medium`` in a fraction of a second, ``hard`` within 1.5 s
-(about half a second on this project's 2-core reference machine), ``expert`` takes a few seconds. The
+(half a second to a second on this project's 2-core reference machine), ``expert`` takes a few seconds. The
 measured strength of every level (against greedy, in ratings) is the README's "Bots" table.
 
 The Capitals with 2 players is the one table whose levels predict the opponent instead of searching
@@ -60,25 +60,29 @@ PRIOR_DIVISOR = {"the_capitals": 16, "quadropolis": 16}
 OPPONENTS = {"the_capitals:2": "greedy"}
 
 #: level -> game id, or ``"game_id:seats"`` for one seat count, (``"*"``: every other game) -> the
-#: ``ISMCTSBot`` parameters of that level; ``max_depth`` comes from ``DEPTH`` (default 6). Between
-#: Two Cities' iterations are the slowest (a simultaneous step searches every seat), so its budgets
-#: are half the others'; the opponent model's iterations are about three times slower than a
-#: searched opponent's (each predicted reply tries every action), so The Capitals with 2 players has
-#: a third of the others' iterations at hard and expert.
+#: ``ISMCTSBot`` parameters of that level; ``max_depth`` comes from ``DEPTH`` (default 6) unless the
+#: entry gives its own. Between Two Cities' iterations are the slowest (a simultaneous step searches
+#: every seat), so its budgets are half the others'; the opponent model's iterations are about three
+#: times slower than a searched opponent's (each predicted reply tries every action), so The Capitals
+#: with 2 players has a third or a quarter of the others' iterations at hard and expert. Its hard and
+#: expert cut off at depth 8, not 4: more iterations at depth 4 did not help (hard's 1,000 won 50 of
+#: 100 games against medium's 500), while 1,000 at depth 8 won 28 of 40 against medium and 29 of 32
+#: against greedy (README's "Bots"). Each of those iterations costs about twice as much, so expert
+#: has 3,000 (not measured).
 LEVELS: dict[str, dict[str, dict]] = {
     "easy": {"*": dict(iterations=50, seconds=0.5)},
     "medium": {"*": dict(iterations=500, seconds=1.0), "between_two_cities": dict(iterations=250, seconds=1.0)},
     "hard": {"*": dict(iterations=3000, seconds=1.5), "between_two_cities": dict(iterations=1500, seconds=1.5),
-             "the_capitals:2": dict(iterations=1000, seconds=1.5)},
+             "the_capitals:2": dict(iterations=1000, seconds=1.5, max_depth=8)},
     "expert": {"*": dict(iterations=12000, seconds=6.0), "between_two_cities": dict(iterations=6000, seconds=6.0),
-               "the_capitals:2": dict(iterations=4000, seconds=6.0)},
+               "the_capitals:2": dict(iterations=3000, seconds=6.0, max_depth=8)},
 }
 
 #: one line per level for the lobby (``GET /api/bots/info``) and ``citygames bots``
 ABOUT = {
     "easy": "searches 50 futures a move: quick and beatable",
     "medium": "searches a few hundred futures a move (a fraction of a second)",
-    "hard": "searches a thousand futures or more a move (about half a second, at most 1.5 s)",
+    "hard": "searches a thousand futures or more a move (a second or less, at most 1.5 s)",
     "expert": "searches thousands of futures a move (a few seconds, at most 6 s)",
 }
 
@@ -86,8 +90,8 @@ ABOUT = {
 def level_params(level: str, game_id: str, num_players: int | None = None) -> dict:
     """The ``ISMCTSBot`` parameters of ``level`` on ``game_id`` with ``num_players`` seats (``None``:
     the game's default count): its budget (the entry in ``LEVELS`` for this seat count, else for the
-    game, else ``"*"``), ``max_depth`` from ``DEPTH``, ``c`` from ``EXPLORATION``, ``prior`` from
-    ``PRIOR_DIVISOR`` and ``opponents`` from ``OPPONENTS``.
+    game, else ``"*"``), ``max_depth`` from that entry or else ``DEPTH``, ``c`` from ``EXPLORATION``,
+    ``prior`` from ``PRIOR_DIVISOR`` and ``opponents`` from ``OPPONENTS``.
 
     Raises:
         ValueError: an unknown level.
@@ -100,7 +104,7 @@ def level_params(level: str, game_id: str, num_players: int | None = None) -> di
     seats = f"{game_id}:{num_players}"
     table = LEVELS[level]
     params = dict(table.get(seats, table.get(game_id, table["*"])))
-    params["max_depth"] = DEPTH.get(game_id, 6)
+    params.setdefault("max_depth", DEPTH.get(game_id, 6))
     if game_id in EXPLORATION:
         params["c"] = EXPLORATION[game_id]
     if game_id in PRIOR_DIVISOR:
