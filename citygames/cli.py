@@ -282,11 +282,13 @@ def bots_cmd(game_id, players) -> None:
     if game_id is not None and game_id not in registered_games():
         raise click.BadParameter(f"unknown game {game_id!r}; games: {', '.join(registered_games())}",
                                  param_hint="GAME")
-    if players is not None:
-        if game_id is None:
-            raise click.BadParameter("give a GAME with --players", param_hint="--players")
+    if players is not None and game_id is None:
+        raise click.BadParameter("give a GAME with --players", param_hint="--players")
+    if game_id is not None:
         info = game_class_info(game_id)
-        if not info.min_players <= players <= info.max_players:
+        if players is None:
+            players = info.default_players
+        elif not info.min_players <= players <= info.max_players:
             raise click.BadParameter(f"{info.name} takes {info.min_players}-{info.max_players} players, "
                                      f"not {players}", param_hint="--players")
     for name in list(LEVEL_NAMES) + sorted(b for b in BOTS if b not in LEVEL_NAMES):
@@ -295,8 +297,7 @@ def bots_cmd(game_id, players) -> None:
         if params:
             line += f" (parameters: {', '.join(params)})"
         if name in LEVEL_NAMES and game_id is not None:
-            seats = f" with {players} players" if players is not None else ""
-            line += f"; on {game_id}{seats}: {level_spec(name, game_id, players)}"
+            line += f"; on {game_id} with {players} players: {level_spec(name, game_id, players)}"
         click.echo(line)
 
 

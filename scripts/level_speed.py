@@ -31,8 +31,9 @@ def main() -> None:
     print(f"{'game':20} {'level':7} {'spec':48} {'mean s':>7} {'max s':>7} {'it/s':>7} {'capped':>6}")
     for game_id in games:
         states = positions(game_id)
+        seats = states[0].game.num_players   # the positions' seat count (the levels depend on it)
         for level in levels:
-            budget = level_params(level, game_id)["iterations"]
+            budget = level_params(level, game_id, seats)["iterations"]
             times, done, capped = [], 0, 0
             for k, state in enumerate(states):
                 bot = make_bot(level, k)
@@ -42,7 +43,7 @@ def main() -> None:
                 times.append(time.perf_counter() - t0)
                 done += bot.last_iterations
                 capped += 0 < bot.last_iterations < budget
-            print(f"{game_id:20} {level:7} {level_spec(level, game_id):48} {sum(times) / len(times):7.2f} "
+            print(f"{game_id:20} {level:7} {level_spec(level, game_id, seats):48} {sum(times) / len(times):7.2f} "
                   f"{max(times):7.2f} {done / sum(times):7.0f} {capped:6d}", flush=True)
 
 

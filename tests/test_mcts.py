@@ -466,7 +466,7 @@ def test_levels_model_the_opponent_in_the_capitals_with_two_players_only(run):
     from citygames.bots.levels import LEVEL_NAMES, level_params, level_spec
     for level in LEVEL_NAMES:
         assert level_params(level, "the_capitals", 2)["opponents"] == "greedy"
-        assert level_params(level, "the_capitals") == level_params(level, "the_capitals", 2)   # the default seats
+        assert level_params(level, "the_capitals") == level_params(level, "the_capitals", 4)   # the default seats
         for seats in (3, 4, 5):
             assert "opponents" not in level_params(level, "the_capitals", seats)
         assert "opponents" not in level_params(level, "seven_wonders_duel")
@@ -485,8 +485,11 @@ def test_levels_model_the_opponent_in_the_capitals_with_two_players_only(run):
     assert result.exit_code == 0 and "hard" in result.output
     hard = next(line for line in result.output.splitlines() if line.startswith("hard"))
     assert "with 4 players" in hard and "opponents" not in hard
+    hard = next(line for line in run("bots", "the_capitals", "-p", 2).output.splitlines() if line.startswith("hard"))
+    assert "with 2 players" in hard and "opponents=greedy" in hard and "max_depth=8" in hard
+    # without -p: the game's default table (The Capitals: 4 players), said in the line
     hard = next(line for line in run("bots", "the_capitals").output.splitlines() if line.startswith("hard"))
-    assert "opponents=greedy" in hard
+    assert "with 4 players" in hard and "opponents" not in hard
     result = run("bots", "the_capitals", "-p", 9)
     assert result.exit_code == 2 and "takes 2-5 players, not 9" in result.output
     result = run("bots", "-p", 2)

@@ -100,7 +100,7 @@ def level_params(level: str, game_id: str, num_players: int | None = None) -> di
     if level not in LEVELS:
         raise ValueError(f"unknown level {level!r}; levels: {', '.join(LEVEL_NAMES)}")
     if num_players is None:
-        num_players = game_info(game_id).min_players    # a game's default seat count (``Game.num_players``)
+        num_players = game_info(game_id).default_players
     seats = f"{game_id}:{num_players}"
     table = LEVELS[level]
     params = dict(table.get(seats, table.get(game_id, table["*"])))

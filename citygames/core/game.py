@@ -86,6 +86,15 @@ class GameInfo:
     version: str = "1"
     extra: dict = field(default_factory=dict)
 
+    @property
+    def default_players(self) -> int:
+        """The number of seats of a game made with the default options: the ``num_players``
+        option's default, else ``min_players`` (as ``Game.num_players``)."""
+        for o in self.options:
+            if o.name == "num_players":
+                return int(o.default)
+        return self.min_players
+
     def resolve_options(self, given: dict) -> dict:
         """Defaults overlaid with ``given``; ``GameOptionError`` on unknown names or bad values.
 
